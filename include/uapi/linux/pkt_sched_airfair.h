@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * sch_airfair: airtime-fair queueing for WiFi access points.
+ *
+ * The netlink interface shared by the kernel module, the tc plugin, the
+ * rate/loss feeder and the test tools. Attribute numbers are ABI: append
+ * only, never renumber.
+ */
+#ifndef _UAPI_LINUX_PKT_SCHED_AIRFAIR_H
+#define _UAPI_LINUX_PKT_SCHED_AIRFAIR_H
+
+#include <linux/types.h>
+
+/* PHY presets: each loads one row of the timing table (sch_airfair/phy_params.h). */
+enum airfair_phy {
+	AIRFAIR_PHY_11B,	/* DSSS/CCK, 2.4 GHz, long slot */
+	AIRFAIR_PHY_11A,	/* OFDM, 5 GHz */
+	AIRFAIR_PHY_11G,	/* ERP-OFDM, 2.4 GHz, short slot, 6 us signal extension */
+	AIRFAIR_PHY_11N_2G,	/* HT, 2.4 GHz */
+	AIRFAIR_PHY_11N_5G,	/* HT, 5 GHz */
+	AIRFAIR_PHY_11AC,	/* VHT, 5 GHz */
+	AIRFAIR_PHY_11AX_2G,	/* HE, 2.4 GHz */
+	AIRFAIR_PHY_11AX_5G,	/* HE, 5 GHz */
+	__AIRFAIR_PHY_MAX
+};
+#define AIRFAIR_PHY_MAX (__AIRFAIR_PHY_MAX - 1)
+
+/* Access categories, in the order mac80211 numbers its queues. */
+enum airfair_ac {
+	AIRFAIR_AC_VO,
+	AIRFAIR_AC_VI,
+	AIRFAIR_AC_BE,
+	AIRFAIR_AC_BK,
+	AIRFAIR_NUM_ACS
+};
+
+/* Rate descriptor: how one PPDU is modulated. */
+enum airfair_rate_mode {
+	AIRFAIR_MODE_LEGACY,	/* DSSS/CCK or OFDM, chosen by @legacy */
+	AIRFAIR_MODE_HT,
+	AIRFAIR_MODE_VHT,
+	AIRFAIR_MODE_HE,
+	__AIRFAIR_MODE_MAX
+};
+
+enum airfair_bw {
+	AIRFAIR_BW_20,
+	AIRFAIR_BW_40,
+	AIRFAIR_BW_80,
+	AIRFAIR_BW_160,
+	__AIRFAIR_BW_MAX
+};
+
+/* HT/VHT use LONG (0.8 us) and SHORT (0.4 us); HE uses 0.8/1.6/3.2 us. */
+enum airfair_gi {
+	AIRFAIR_GI_LONG,
+	AIRFAIR_GI_SHORT,
+	AIRFAIR_GI_HE_0_8 = AIRFAIR_GI_LONG,
+	AIRFAIR_GI_HE_1_6 = 2,
+	AIRFAIR_GI_HE_3_2 = 3,
+	__AIRFAIR_GI_MAX
+};
+
+#define AIRFAIR_RATE_F_SHORT_PREAMBLE	(1 << 0)	/* DSSS/CCK 2, 5.5, 11 Mbit/s */
+#define AIRFAIR_RATE_F_ERP		(1 << 1)	/* OFDM in 2.4 GHz: +6 us signal extension */
+#define AIRFAIR_RATE_F_ALL		(AIRFAIR_RATE_F_SHORT_PREAMBLE | AIRFAIR_RATE_F_ERP)
+
+struct tc_airfair_rate {
+	__u8	mode;		/* enum airfair_rate_mode */
+	__u8	mcs;		/* HT 0-31, VHT 0-9, HE 0-11 */
+	__u8	nss;		/* VHT/HE spatial streams 1-8; HT derives it from mcs */
+	__u8	bw;		/* enum airfair_bw */
+	__u8	gi;		/* enum airfair_gi */
+	__u8	flags;		/* AIRFAIR_RATE_F_* */
+	__u16	legacy;		/* LEGACY: rate in 100 kbit/s (10, 20, 55, 110, 60 ... 540) */
+};
+
+enum airfair_model {
+	AIRFAIR_MODEL_PRECISE,	/* direct + indirect airtime, TCP ACK airtime (chen-yan) */
+	AIRFAIR_MODEL_NAIVE,	/* size / rate only */
+	__AIRFAIR_MODEL_MAX
+};
+
+/* Where a station's rate and loss come from; a higher value wins. */
+enum airfair_source {
+	AIRFAIR_SRC_DEFAULT,	/* the PHY preset's basic rate, no loss */
+	AIRFAIR_SRC_STATIC,	/* set with tc */
+	AIRFAIR_SRC_FEEDER,	/* pushed by airfair-feeder from nl80211 */
+	AIRFAIR_SRC_HOOK,	/* reported by the mac80211 hook */
+	__AIRFAIR_SRC_MAX
+};
+
+/* Qdisc options (TCA_OPTIONS). Times in microseconds, loss in 1/65536. */
+enum {
+	TCA_AIRFAIR_UNSPEC,
+	TCA_AIRFAIR_LIMIT,		/* u32: packets */
+	TCA_AIRFAIR_MEMLIMIT,		/* u32: bytes of skb truesize */
+	TCA_AIRFAIR_PHY,		/* u8: enum airfair_phy; loads the timing row */
+	TCA_AIRFAIR_SIFS,		/* u32: us */
+	TCA_AIRFAIR_SLOT,		/* u32: us */
+	TCA_AIRFAIR_CWMIN,		/* u16: slots, 2^n - 1 */
+	TCA_AIRFAIR_CWMAX,		/* u16: slots, 2^n - 1 */
+	TCA_AIRFAIR_AIFSN,		/* binary: u8[AIRFAIR_NUM_ACS] */
+	TCA_AIRFAIR_RETRIES,		/* u8: retry limit R */
+	TCA_AIRFAIR_BASIC_RATE,		/* u16: control rate in 100 kbit/s */
+	TCA_AIRFAIR_MODEL,		/* u8: enum airfair_model */
+	TCA_AIRFAIR_UTILISATION,	/* u16: per mille of real time the meter grants */
+	TCA_AIRFAIR_QUANTUM,		/* u32: airtime quantum per round, us */
+	TCA_AIRFAIR_DELACK,		/* u8: default delayed-ACK factor d */
+	TCA_AIRFAIR_ACK_FILTER,		/* u8: 0 off, 1 on */
+	TCA_AIRFAIR_ACK_PRIO,		/* u8: 0 off, 1 on */
+	TCA_AIRFAIR_TLAS,		/* u32: T-LAS threshold in packets, 0 off */
+	TCA_AIRFAIR_RTT_BUFFER,		/* u8: 0 off, 1 on */
+	TCA_AIRFAIR_TARGET,		/* u32: AQM target, us */
+	TCA_AIRFAIR_INTERVAL,		/* u32: AQM interval, us */
+	TCA_AIRFAIR_ECN,		/* u8: 0 drop, 1 mark */
+	TCA_AIRFAIR_MAX_STATIONS,	/* u32 */
+	TCA_AIRFAIR_STA_TIMEOUT,	/* u32: idle station ageing, ms */
+	TCA_AIRFAIR_STATION,		/* nested TCA_AIRFAIR_STA_*: may repeat */
+	TCA_AIRFAIR_AMPDU,		/* u8: MPDUs per A-MPDU the model assumes, 1 = none */
+	TCA_AIRFAIR_PAD,
+	__TCA_AIRFAIR_MAX
+};
+#define TCA_AIRFAIR_MAX (__TCA_AIRFAIR_MAX - 1)
+
+/* One station's static settings, nested in TCA_AIRFAIR_STATION. */
+enum {
+	TCA_AIRFAIR_STA_UNSPEC,
+	TCA_AIRFAIR_STA_ADDR,		/* binary: 6-byte MAC (required) */
+	TCA_AIRFAIR_STA_WEIGHT,		/* u16: relative airtime weight, 1-1024 */
+	TCA_AIRFAIR_STA_RATE,		/* binary: struct tc_airfair_rate */
+	TCA_AIRFAIR_STA_LOSS,		/* u32: per-attempt loss, 1/65536 */
+	TCA_AIRFAIR_STA_SOURCE,		/* u8: enum airfair_source (STATIC if absent) */
+	TCA_AIRFAIR_STA_DELETE,		/* flag: forget this station's settings */
+	__TCA_AIRFAIR_STA_MAX
+};
+#define TCA_AIRFAIR_STA_MAX (__TCA_AIRFAIR_STA_MAX - 1)
+
+/* Global statistics: nested in TCA_STATS_APP. */
+enum {
+	TCA_AIRFAIR_STATS_UNSPEC,
+	TCA_AIRFAIR_STATS_PAD,
+	TCA_AIRFAIR_STATS_AIRTIME,		/* u64: us charged in total */
+	TCA_AIRFAIR_STATS_STATIONS,		/* u32: stations in the table */
+	TCA_AIRFAIR_STATS_FLOWS,		/* u32: flows with packets queued */
+	TCA_AIRFAIR_STATS_DROP_LIMIT,		/* u32 */
+	TCA_AIRFAIR_STATS_DROP_MEMLIMIT,	/* u32 */
+	TCA_AIRFAIR_STATS_DROP_AQM,		/* u32 */
+	TCA_AIRFAIR_STATS_DROP_RTT,		/* u32 */
+	TCA_AIRFAIR_STATS_DROP_ACKFILTER,	/* u32 */
+	TCA_AIRFAIR_STATS_ECN_MARK,		/* u32 */
+	TCA_AIRFAIR_STATS_METER_STALLS,		/* u32: dequeues held back by the meter */
+	TCA_AIRFAIR_STATS_STA_OVERFLOW,		/* u32: packets sent via the overflow station */
+	TCA_AIRFAIR_STATS_MEMORY_USED,		/* u32: bytes */
+	TCA_AIRFAIR_STATS_NEW_FLOWS,		/* u32: flows seen since creation */
+	__TCA_AIRFAIR_STATS_MAX
+};
+#define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
+
+/* Per-station (class) statistics: nested in TCA_STATS_APP of a class dump. */
+enum {
+	TCA_AIRFAIR_CSTATS_UNSPEC,
+	TCA_AIRFAIR_CSTATS_PAD,
+	TCA_AIRFAIR_CSTATS_ADDR,		/* binary: 6-byte MAC */
+	TCA_AIRFAIR_CSTATS_AIRTIME,		/* u64: us charged */
+	TCA_AIRFAIR_CSTATS_WEIGHT,		/* u16 */
+	TCA_AIRFAIR_CSTATS_RATE,		/* binary: struct tc_airfair_rate */
+	TCA_AIRFAIR_CSTATS_RATE_KBPS,		/* u32: PHY rate of @RATE */
+	TCA_AIRFAIR_CSTATS_LOSS,		/* u32: 1/65536 */
+	TCA_AIRFAIR_CSTATS_SOURCE,		/* u8: enum airfair_source */
+	TCA_AIRFAIR_CSTATS_SOURCE_AGE,		/* u32: ms since rate/loss last changed */
+	TCA_AIRFAIR_CSTATS_COST_A,		/* u32: fixed cost per frame, ns (download data) */
+	TCA_AIRFAIR_CSTATS_COST_B,		/* u32: cost per byte, ns/256 (download data) */
+	TCA_AIRFAIR_CSTATS_DEFICIT,		/* s32: current deficit, ns */
+	TCA_AIRFAIR_CSTATS_BACKLOG_PKTS,	/* u32 */
+	TCA_AIRFAIR_CSTATS_BACKLOG_BYTES,	/* u32 */
+	TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN,	/* u32 */
+	TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP,	/* u32 */
+	TCA_AIRFAIR_CSTATS_FLOWS_UDP,		/* u32 */
+	TCA_AIRFAIR_CSTATS_FLOWS_OTHER,		/* u32 */
+	TCA_AIRFAIR_CSTATS_DELACK,		/* u32: learned d, x256 (mean of upload flows) */
+	TCA_AIRFAIR_CSTATS_DROPS,		/* u32 */
+	TCA_AIRFAIR_CSTATS_PACKETS,		/* u64: dequeued */
+	TCA_AIRFAIR_CSTATS_BYTES,		/* u64: dequeued */
+	__TCA_AIRFAIR_CSTATS_MAX
+};
+#define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
+
+#endif /* _UAPI_LINUX_PKT_SCHED_AIRFAIR_H */
