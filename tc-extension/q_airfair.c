@@ -1,0 +1,1514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_airfair.c	airtime-fair queueing for WiFi access points (sch_airfair)
+ *
+ * Parses and prints the options of the airfair qdisc and its statistics.
+ * The netlink ABI is include/uapi/linux/pkt_sched_airfair.h; nothing of it
+ * is duplicated here.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include <strings.h>
+#include <errno.h>
+#include <math.h>
+#include <inttypes.h>
+
+#include <linux/pkt_sched_airfair.h>
+
+#include "utils.h"
+#include "tc_util.h"
+#include "tc_common.h"
+
+#define AF_ETH_ALEN		6
+#define AF_MAX_STATIONS_CMD	1024	/* "station" clauses per command */
+
+/* Printable names, indexed by the uapi enums. */
+static const char * const af_phy_names[__AIRFAIR_PHY_MAX] = {
+	[AIRFAIR_PHY_11B]	= "11b",
+	[AIRFAIR_PHY_11A]	= "11a",
+	[AIRFAIR_PHY_11G]	= "11g",
+	[AIRFAIR_PHY_11N_2G]	= "11n-2g",
+	[AIRFAIR_PHY_11N_5G]	= "11n-5g",
+	[AIRFAIR_PHY_11AC]	= "11ac",
+	[AIRFAIR_PHY_11AX_2G]	= "11ax-2g",
+	[AIRFAIR_PHY_11AX_5G]	= "11ax",
+};
+
+static const char * const af_model_names[__AIRFAIR_MODEL_MAX] = {
+	[AIRFAIR_MODEL_PRECISE]	= "precise",
+	[AIRFAIR_MODEL_NAIVE]	= "naive",
+};
+
+static const char * const af_source_names[__AIRFAIR_SRC_MAX] = {
+	[AIRFAIR_SRC_DEFAULT]	= "default",
+	[AIRFAIR_SRC_STATIC]	= "static",
+	[AIRFAIR_SRC_FEEDER]	= "feeder",
+	[AIRFAIR_SRC_HOOK]	= "hook",
+};
+
+static const char * const af_mode_names[__AIRFAIR_MODE_MAX] = {
+	[AIRFAIR_MODE_LEGACY]	= "legacy",
+	[AIRFAIR_MODE_HT]	= "ht",
+	[AIRFAIR_MODE_VHT]	= "vht",
+	[AIRFAIR_MODE_HE]	= "he",
+};
+
+static const char * const af_ac_names[AIRFAIR_NUM_ACS] = {
+	[AIRFAIR_AC_VO] = "vo",
+	[AIRFAIR_AC_VI] = "vi",
+	[AIRFAIR_AC_BE] = "be",
+	[AIRFAIR_AC_BK] = "bk",
+};
+
+static const unsigned int af_bw_mhz[__AIRFAIR_BW_MAX] = {
+	[AIRFAIR_BW_20] = 20, [AIRFAIR_BW_40] = 40,
+	[AIRFAIR_BW_80] = 80, [AIRFAIR_BW_160] = 160,
+};
+
+/* Legacy rates in 100 kbit/s. */
+static const __u16 af_dsss_rates[] = { 10, 20, 55, 110 };
+static const __u16 af_ofdm_rates[] = { 60, 90, 120, 180, 240, 360, 480, 540 };
+
+static void explain(void)
+{
+	fprintf(stderr,
+"Usage: ... airfair [ PHY ] [ sifs TIME ] [ slot TIME ] [ cwmin N ] [ cwmax N ]\n"
+"                   [ aifsn VO VI BE BK ] [ retries N ] [ basic-rate RATE ]\n"
+"                   [ limit PACKETS ] [ memlimit BYTES ]\n"
+"                   [ model precise | naive ] [ utilisation PERCENT ]\n"
+"                   [ quantum TIME ] [ delack N ] [ ampdu N ]\n"
+"                   [ ack-filter | no-ack-filter ] [ ack-prio | no-ack-prio ]\n"
+"                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
+"                   [ target TIME ] [ interval TIME ] [ ecn | noecn ]\n"
+"                   [ max-stations N ] [ station-timeout TIME ]\n"
+"                   [ station MAC [ weight N ] [ rate STARATE ] [ loss PERCENT ]\n"
+"                                 [ source SOURCE ] | station MAC delete ] ...\n"
+"PHY      := { 11b | 11a | 11g | 11n-2g | 11n-5g | 11ac | 11ax-2g | 11ax }\n"
+"RATE     := a legacy rate: { 1 | 2 | 5.5 | 11 | 6 | 9 | 12 | 18 | 24 | 36 | 48 | 54 }mbit\n"
+"STARATE  := { RATE [ short-preamble ] [ erp ]\n"
+"            | ht-mcs 0-31 [ bw { 20 | 40 } ] [ sgi ]\n"
+"            | vht-mcs 0-9 [ nss 1-8 ] [ bw { 20 | 40 | 80 | 160 } ] [ sgi ]\n"
+"            | he-mcs 0-11 [ nss 1-8 ] [ bw { 20 | 40 | 80 | 160 } ] [ gi { 0.8 | 1.6 | 3.2 } ] }\n"
+"SOURCE   := { default | static | feeder | hook }\n"
+"TIME     := e.g. 9us, 5ms, 1s     BYTES := e.g. 4mb, 512kb\n"
+"PERCENT  := e.g. 90, 90%%, 2.5%%\n");
+}
+
+#define af_err(fmt, ...) fprintf(stderr, "airfair: " fmt "\n", ##__VA_ARGS__)
+
+/* ------------------------------------------------------------------ */
+/* Argument parsing helpers: each returns 0 or -1 after printing why. */
+
+static bool af_negative(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '-';
+}
+
+/* Plain unsigned integer in [min, max]. */
+static int af_get_uint(const char *kw, const char *arg, __u64 min, __u64 max,
+		       __u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (af_negative(arg))
+		goto bad;
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end)
+		goto bad;
+	if (v < min || v > max) {
+		af_err("%s: %s is out of range %llu-%llu", kw, arg,
+		       (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+bad:
+	af_err("%s: \"%s\" is not a valid number", kw, arg);
+	return -1;
+}
+
+/* A TIME (iproute2 get_time units), in microseconds, in [min, max]. */
+static int af_get_time_us(const char *kw, const char *arg, __u64 min, __u64 max,
+			  __u64 *out)
+{
+	unsigned int t;
+	double d;
+	char *end;
+
+	d = strtod(arg, &end);
+	if (af_negative(arg) || end == arg || get_time(&t, arg) < 0)
+		goto bad;
+	/* get_time() truncates to u32 microseconds: recompute to catch overflow */
+	if (*end) {
+		if (!strcasecmp(end, "s") || !strcasecmp(end, "sec") ||
+		    !strcasecmp(end, "secs"))
+			d *= 1000000.0;
+		else if (!strcasecmp(end, "ms") || !strcasecmp(end, "msec") ||
+			 !strcasecmp(end, "msecs"))
+			d *= 1000.0;
+	}
+	if (d >= 4294967296.0) {
+		af_err("%s: %s is too large", kw, arg);
+		return -1;
+	}
+	if (d != floor(d)) {
+		af_err("%s: %s is not a whole number of microseconds", kw, arg);
+		return -1;
+	}
+	if (t < min || t > max) {
+		af_err("%s: %s is out of range %lluus-%lluus", kw, arg,
+		       (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = t;
+	return 0;
+bad:
+	af_err("%s: \"%s\" is not a valid time (e.g. 9us, 5ms, 1s)", kw, arg);
+	return -1;
+}
+
+/* A PERCENT: number with optional '%' suffix, in [0, max]. */
+static int af_get_percent(const char *kw, const char *arg, double max,
+			  bool max_inclusive, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || af_negative(arg) || isnan(v))
+		goto bad;
+	if (*end == '%')
+		end++;
+	if (*end)
+		goto bad;
+	if (v < 0 || v > max || (!max_inclusive && v == max)) {
+		af_err("%s: %s is out of range 0-%g%%%s", kw, arg, max,
+		       max_inclusive ? "" : " (exclusive)");
+		return -1;
+	}
+	*out = v;
+	return 0;
+bad:
+	af_err("%s: \"%s\" is not a valid percentage", kw, arg);
+	return -1;
+}
+
+static bool af_in(const __u16 *tab, size_t n, __u16 v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tab[i] == v)
+			return true;
+	return false;
+}
+
+static bool af_is_dsss(__u16 r)
+{
+	return af_in(af_dsss_rates, ARRAY_SIZE(af_dsss_rates), r);
+}
+
+static bool af_is_ofdm(__u16 r)
+{
+	return af_in(af_ofdm_rates, ARRAY_SIZE(af_ofdm_rates), r);
+}
+
+/* A legacy RATE (get_rate units) in 100 kbit/s, one of the 802.11 rates. */
+static int af_get_legacy(const char *kw, const char *arg, __u16 *out)
+{
+	unsigned int bytes;
+	__u64 bits;
+
+	if (af_negative(arg) || get_rate(&bytes, arg) < 0) {
+		af_err("%s: \"%s\" is not a valid rate (e.g. 54mbit, 5.5mbit)",
+		       kw, arg);
+		return -1;
+	}
+	bits = (__u64)bytes * 8;
+	if (bits % 100000 || !(af_is_dsss(bits / 100000) ||
+			       af_is_ofdm(bits / 100000))) {
+		af_err("%s: %s is not an 802.11 legacy rate (1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, 48 or 54mbit)",
+		       kw, arg);
+		return -1;
+	}
+	*out = bits / 100000;
+	return 0;
+}
+
+static int af_get_mac(const char *arg, __u8 *mac)
+{
+	unsigned int b[AF_ETH_ALEN];
+	char tail;
+	int i;
+
+	if (strlen(arg) != 17 ||
+	    sscanf(arg, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2],
+		   &b[3], &b[4], &b[5], &tail) != 6)
+		goto bad;
+	for (i = 0; i < AF_ETH_ALEN; i++) {
+		if (arg[i * 3] == ' ' || arg[i * 3] == '+' || arg[i * 3] == '-')
+			goto bad;
+		mac[i] = b[i];
+	}
+	return 0;
+bad:
+	af_err("station: \"%s\" is not a MAC address (xx:xx:xx:xx:xx:xx)", arg);
+	return -1;
+}
+
+static int af_lookup(const char *kw, const char *arg,
+		     const char * const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(arg, names[i]))
+			return i;
+	af_err("%s: unknown value \"%s\"", kw, arg);
+	return -1;
+}
+
+static int af_phy_lookup(const char *s)
+{
+	int i;
+
+	for (i = 0; i < __AIRFAIR_PHY_MAX; i++)
+		if (!strcmp(s, af_phy_names[i]))
+			return i;
+	return -1;
+}
+
+static int af_bw_lookup(const char *arg)
+{
+	int i;
+
+	for (i = 0; i < __AIRFAIR_BW_MAX; i++) {
+		char buf[8];
+
+		snprintf(buf, sizeof(buf), "%u", af_bw_mhz[i]);
+		if (!strcmp(arg, buf) || (!strncmp(arg, buf, strlen(buf)) &&
+					  !strcasecmp(arg + strlen(buf), "mhz")))
+			return i;
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The command, parsed in full before anything is put in the message. */
+
+struct af_station {
+	__u8 addr[AF_ETH_ALEN];
+	bool has_weight, has_rate, has_loss, has_source, del;
+	__u16 weight;
+	struct tc_airfair_rate rate;
+	__u32 loss;
+	__u8 source;
+};
+
+enum af_opt {	/* one "seen" bit per option, for duplicates */
+	O_PHY, O_SIFS, O_SLOT, O_CWMIN, O_CWMAX, O_AIFSN, O_RETRIES,
+	O_BASIC_RATE, O_LIMIT, O_MEMLIMIT, O_MODEL, O_UTIL, O_QUANTUM,
+	O_DELACK, O_ACK_FILTER, O_ACK_PRIO, O_TLAS, O_RTT_BUFFER, O_TARGET,
+	O_INTERVAL, O_ECN, O_MAX_STATIONS, O_STA_TIMEOUT, O_AMPDU,
+	O_NUM
+};
+
+struct af_cmd {
+	bool seen[O_NUM];
+	const char *seen_as[O_NUM];	/* the keyword that set it */
+	__u64 val[O_NUM];
+	__u8 aifsn[AIRFAIR_NUM_ACS];
+	struct af_station *sta;
+	int nsta;
+};
+
+static int af_set(struct af_cmd *c, enum af_opt o, const char *kw, __u64 v)
+{
+	if (c->seen[o]) {
+		if (strcmp(kw, c->seen_as[o]))
+			af_err("\"%s\" conflicts with \"%s\"", kw, c->seen_as[o]);
+		else
+			af_err("\"%s\" is given more than once", kw);
+		return -1;
+	}
+	c->seen[o] = true;
+	c->seen_as[o] = kw;
+	c->val[o] = v;
+	return 0;
+}
+
+static bool af_is_cw(__u64 v)
+{
+	return v && !((v + 1) & v);	/* 2^n - 1 */
+}
+
+/* Parse "rate ..." of a station. argcp/argvp point at the word "rate". */
+static int af_parse_sta_rate(int *argcp, char ***argvp,
+			     struct tc_airfair_rate *r)
+{
+	int argc = *argcp;
+	char **argv = *argvp;
+	bool has_bw = false, has_gi = false, has_nss = false;
+	const char *kind;
+	__u64 v;
+
+	memset(r, 0, sizeof(*r));
+	if (argc < 2) {
+		af_err("station rate: missing value");
+		return -1;
+	}
+	argc--, argv++;
+	kind = *argv;
+
+	if (!strcmp(kind, "ht-mcs") || !strcmp(kind, "vht-mcs") ||
+	    !strcmp(kind, "he-mcs")) {
+		unsigned int maxmcs;
+
+		r->mode = kind[0] == 'h' && kind[1] == 't' ? AIRFAIR_MODE_HT :
+			  kind[0] == 'v' ? AIRFAIR_MODE_VHT : AIRFAIR_MODE_HE;
+		maxmcs = r->mode == AIRFAIR_MODE_HT ? 31 :
+			 r->mode == AIRFAIR_MODE_VHT ? 9 : 11;
+		if (argc < 2) {
+			af_err("%s: missing MCS index", kind);
+			return -1;
+		}
+		argc--, argv++;
+		if (af_get_uint(kind, *argv, 0, maxmcs, &v))
+			return -1;
+		r->mcs = v;
+		r->nss = r->mode == AIRFAIR_MODE_HT ? r->mcs / 8 + 1 : 1;
+		r->bw = AIRFAIR_BW_20;
+		r->gi = AIRFAIR_GI_LONG;
+
+		while (argc > 1) {
+			const char *w = argv[1];
+
+			if (!strcmp(w, "nss")) {
+				if (r->mode == AIRFAIR_MODE_HT) {
+					af_err("ht-mcs: nss is implied by the MCS index (0-7: 1, 8-15: 2, ...); drop \"nss\"");
+					return -1;
+				}
+				if (has_nss) {
+					af_err("\"nss\" is given more than once");
+					return -1;
+				}
+				if (argc < 3) {
+					af_err("nss: missing value");
+					return -1;
+				}
+				argc--, argv++;
+				if (af_get_uint("nss", argv[1], 1, 8, &v))
+					return -1;
+				r->nss = v;
+				has_nss = true;
+			} else if (!strcmp(w, "bw")) {
+				int bw;
+
+				if (has_bw) {
+					af_err("\"bw\" is given more than once");
+					return -1;
+				}
+				if (argc < 3) {
+					af_err("bw: missing value");
+					return -1;
+				}
+				argc--, argv++;
+				bw = af_bw_lookup(argv[1]);
+				if (bw < 0 || (r->mode == AIRFAIR_MODE_HT &&
+					       bw > AIRFAIR_BW_40)) {
+					af_err("bw: \"%s\" is not a valid %s channel width (%s)",
+					       argv[1], kind,
+					       r->mode == AIRFAIR_MODE_HT ?
+					       "20 or 40" : "20, 40, 80 or 160");
+					return -1;
+				}
+				r->bw = bw;
+				has_bw = true;
+			} else if (!strcmp(w, "sgi")) {
+				if (r->mode == AIRFAIR_MODE_HE) {
+					af_err("he-mcs: use \"gi 0.8|1.6|3.2\", not \"sgi\"");
+					return -1;
+				}
+				if (has_gi) {
+					af_err("\"sgi\" is given more than once");
+					return -1;
+				}
+				r->gi = AIRFAIR_GI_SHORT;
+				has_gi = true;
+			} else if (!strcmp(w, "gi")) {
+				if (r->mode != AIRFAIR_MODE_HE) {
+					af_err("%s: use \"sgi\" for the short guard interval, \"gi\" is for he-mcs", kind);
+					return -1;
+				}
+				if (has_gi) {
+					af_err("\"gi\" is given more than once");
+					return -1;
+				}
+				if (argc < 3) {
+					af_err("gi: missing value");
+					return -1;
+				}
+				argc--, argv++;
+				if (!strcmp(argv[1], "0.8"))
+					r->gi = AIRFAIR_GI_HE_0_8;
+				else if (!strcmp(argv[1], "1.6"))
+					r->gi = AIRFAIR_GI_HE_1_6;
+				else if (!strcmp(argv[1], "3.2"))
+					r->gi = AIRFAIR_GI_HE_3_2;
+				else {
+					af_err("gi: \"%s\" is not an HE guard interval (0.8, 1.6 or 3.2)",
+					       argv[1]);
+					return -1;
+				}
+				has_gi = true;
+			} else {
+				break;
+			}
+			argc--, argv++;
+		}
+		/* VHT MCS/NSS/width combinations IEEE 802.11ac leaves undefined */
+		if (r->mode == AIRFAIR_MODE_VHT &&
+		    ((r->bw == AIRFAIR_BW_20 && r->mcs == 9 &&
+		      r->nss != 3 && r->nss != 6) ||
+		     (r->bw == AIRFAIR_BW_80 && r->mcs == 6 &&
+		      (r->nss == 3 || r->nss == 7)) ||
+		     (r->bw == AIRFAIR_BW_160 && r->mcs == 9 && r->nss == 3))) {
+			af_err("vht-mcs %u nss %u bw %u: not a valid VHT rate",
+			       r->mcs, r->nss, af_bw_mhz[r->bw]);
+			return -1;
+		}
+	} else {
+		bool sp = false, erp = false;
+
+		r->mode = AIRFAIR_MODE_LEGACY;
+		if (af_get_legacy("station rate", kind, &r->legacy))
+			return -1;
+		while (argc > 1) {
+			if (!strcmp(argv[1], "short-preamble")) {
+				if (sp) {
+					af_err("\"short-preamble\" is given more than once");
+					return -1;
+				}
+				if (r->legacy != 20 && r->legacy != 55 &&
+				    r->legacy != 110) {
+					af_err("short-preamble: only for 2, 5.5 and 11mbit, not %s",
+					       kind);
+					return -1;
+				}
+				r->flags |= AIRFAIR_RATE_F_SHORT_PREAMBLE;
+				sp = true;
+			} else if (!strcmp(argv[1], "erp")) {
+				if (erp) {
+					af_err("\"erp\" is given more than once");
+					return -1;
+				}
+				if (!af_is_ofdm(r->legacy)) {
+					af_err("erp: only for OFDM rates (6-54mbit), not %s",
+					       kind);
+					return -1;
+				}
+				r->flags |= AIRFAIR_RATE_F_ERP;
+				erp = true;
+			} else {
+				break;
+			}
+			argc--, argv++;
+		}
+	}
+	*argcp = argc;
+	*argvp = argv;
+	return 0;
+}
+
+/* Parse "station MAC ...". argcp/argvp point at the word "station". */
+static int af_parse_station(int *argcp, char ***argvp, struct af_cmd *c)
+{
+	int argc = *argcp;
+	char **argv = *argvp;
+	struct af_station *s;
+	__u64 v;
+	int i;
+
+	if (argc < 2) {
+		af_err("station: missing MAC address");
+		return -1;
+	}
+	if (c->nsta >= AF_MAX_STATIONS_CMD) {
+		af_err("station: at most %d stations per command",
+		       AF_MAX_STATIONS_CMD);
+		return -1;
+	}
+	s = &c->sta[c->nsta];
+	memset(s, 0, sizeof(*s));
+	argc--, argv++;
+	if (af_get_mac(*argv, s->addr))
+		return -1;
+	for (i = 0; i < c->nsta; i++) {
+		if (!memcmp(c->sta[i].addr, s->addr, AF_ETH_ALEN)) {
+			af_err("station %s is given more than once", *argv);
+			return -1;
+		}
+	}
+
+	while (argc > 1) {
+		const char *w = argv[1];
+
+		if (!strcmp(w, "weight")) {
+			if (s->has_weight) {
+				af_err("station %s: \"weight\" is given more than once",
+				       *argv);
+				return -1;
+			}
+			if (argc < 3) {
+				af_err("weight: missing value");
+				return -1;
+			}
+			argc--, argv++;
+			if (af_get_uint("weight", argv[1], 1, 1024, &v))
+				return -1;
+			s->weight = v;
+			s->has_weight = true;
+			argc--, argv++;
+		} else if (!strcmp(w, "rate")) {
+			if (s->has_rate) {
+				af_err("station: \"rate\" is given more than once");
+				return -1;
+			}
+			argc--, argv++;
+			if (af_parse_sta_rate(&argc, &argv, &s->rate))
+				return -1;
+			s->has_rate = true;
+		} else if (!strcmp(w, "loss")) {
+			double p;
+
+			if (s->has_loss) {
+				af_err("station: \"loss\" is given more than once");
+				return -1;
+			}
+			if (argc < 3) {
+				af_err("loss: missing value");
+				return -1;
+			}
+			argc--, argv++;
+			if (af_get_percent("loss", argv[1], 100.0, false, &p))
+				return -1;
+			s->loss = (__u32)lround(p / 100.0 * 65536.0);
+			if (s->loss >= 65536)
+				s->loss = 65535;
+			s->has_loss = true;
+			argc--, argv++;
+		} else if (!strcmp(w, "source")) {
+			int src;
+
+			if (s->has_source) {
+				af_err("station: \"source\" is given more than once");
+				return -1;
+			}
+			if (argc < 3) {
+				af_err("source: missing value");
+				return -1;
+			}
+			argc--, argv++;
+			src = af_lookup("source", argv[1], af_source_names,
+					__AIRFAIR_SRC_MAX);
+			if (src < 0)
+				return -1;
+			s->source = src;
+			s->has_source = true;
+			argc--, argv++;
+		} else if (!strcmp(w, "delete")) {
+			if (s->del) {
+				af_err("station: \"delete\" is given more than once");
+				return -1;
+			}
+			s->del = true;
+			argc--, argv++;
+		} else {
+			break;
+		}
+	}
+	if (s->del && (s->has_weight || s->has_rate || s->has_loss ||
+		       s->has_source)) {
+		af_err("station %s: \"delete\" conflicts with weight/rate/loss/source",
+		       (*argcp > 1) ? (*argvp)[1] : "");
+		return -1;
+	}
+	c->nsta++;
+	*argcp = argc;
+	*argvp = argv;
+	return 0;
+}
+
+static int af_emit_station(struct nlmsghdr *n, const struct af_station *s)
+{
+	struct rtattr *nest;
+
+	nest = addattr_nest(n, TCA_BUF_MAX, TCA_AIRFAIR_STATION | NLA_F_NESTED);
+	if (!nest)
+		return -1;
+	if (addattr_l(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_ADDR, s->addr,
+		      AF_ETH_ALEN))
+		return -1;
+	if (s->has_weight &&
+	    addattr16(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_WEIGHT, s->weight))
+		return -1;
+	if (s->has_rate &&
+	    addattr_l(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_RATE, &s->rate,
+		      sizeof(s->rate)))
+		return -1;
+	if (s->has_loss &&
+	    addattr32(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_LOSS, s->loss))
+		return -1;
+	if (s->has_source &&
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_SOURCE, s->source))
+		return -1;
+	if (s->del && addattr(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_DELETE))
+		return -1;
+	addattr_nest_end(n, nest);
+	return 0;
+}
+
+static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			     struct nlmsghdr *n, const char *dev)
+{
+	struct af_cmd c = {};
+	struct rtattr *tail;
+	const char *kw;
+	int ret = -1, i;
+	__u64 v;
+
+	c.sta = calloc(AF_MAX_STATIONS_CMD, sizeof(*c.sta));
+	if (!c.sta) {
+		af_err("out of memory");
+		return -1;
+	}
+
+/* Take the value of keyword kw: argv[0] becomes the value. */
+#define AF_VALUE() do {							\
+		if (argc < 2) {						\
+			af_err("\"%s\" needs a value", kw);		\
+			goto out;					\
+		}							\
+		argc--, argv++;						\
+	} while (0)
+
+	for (; argc > 0; argc--, argv++) {
+		int phy;
+
+		kw = *argv;
+		if (!strcmp(kw, "help")) {
+			explain();
+			goto out;
+		} else if ((phy = af_phy_lookup(kw)) >= 0) {
+			if (af_set(&c, O_PHY, kw, phy))
+				goto out;
+		} else if (!strcmp(kw, "phy")) {
+			AF_VALUE();
+			phy = af_phy_lookup(*argv);
+			if (phy < 0) {
+				af_err("phy: unknown preset \"%s\" (11b 11a 11g 11n-2g 11n-5g 11ac 11ax-2g 11ax)",
+				       *argv);
+				goto out;
+			}
+			if (af_set(&c, O_PHY, *argv, phy))
+				goto out;
+		} else if (!strcmp(kw, "sifs") || !strcmp(kw, "slot")) {
+			AF_VALUE();
+			if (af_get_time_us(kw, *argv, 1, 1000, &v) ||
+			    af_set(&c, kw[1] == 'i' ? O_SIFS : O_SLOT, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "cwmin") || !strcmp(kw, "cwmax")) {
+			AF_VALUE();
+			if (af_get_uint(kw, *argv, 1, 32767, &v))
+				goto out;
+			if (!af_is_cw(v)) {
+				af_err("%s: %s is not of the form 2^n-1 (1, 3, 7, 15, ..., 1023, ..., 32767)",
+				       kw, *argv);
+				goto out;
+			}
+			if (af_set(&c, kw[3] == 'i' ? O_CWMIN : O_CWMAX, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "aifsn")) {
+			int ac;
+
+			if (af_set(&c, O_AIFSN, kw, 0))
+				goto out;
+			for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+				char name[16];
+
+				if (argc < 2) {
+					af_err("aifsn: needs 4 values, VO VI BE BK; %s is missing",
+					       af_ac_names[ac]);
+					goto out;
+				}
+				argc--, argv++;
+				snprintf(name, sizeof(name), "aifsn %s",
+					 af_ac_names[ac]);
+				if (af_get_uint(name, *argv, 1, 15, &v))
+					goto out;
+				c.aifsn[ac] = v;
+			}
+		} else if (!strcmp(kw, "retries")) {
+			AF_VALUE();
+			if (af_get_uint(kw, *argv, 0, 255, &v) ||
+			    af_set(&c, O_RETRIES, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "basic-rate")) {
+			__u16 r;
+
+			AF_VALUE();
+			if (af_get_legacy(kw, *argv, &r) ||
+			    af_set(&c, O_BASIC_RATE, kw, r))
+				goto out;
+		} else if (!strcmp(kw, "limit")) {
+			AF_VALUE();
+			if (af_get_uint(kw, *argv, 1, UINT32_MAX, &v) ||
+			    af_set(&c, O_LIMIT, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "memlimit")) {
+			unsigned int sz;
+
+			AF_VALUE();
+			if (af_negative(*argv) || get_size(&sz, *argv) < 0) {
+				af_err("memlimit: \"%s\" is not a valid size (e.g. 32mb, 4096kb)",
+				       *argv);
+				goto out;
+			}
+			if (sz == 0) {
+				af_err("memlimit: must be greater than 0");
+				goto out;
+			}
+			if (af_set(&c, O_MEMLIMIT, kw, sz))
+				goto out;
+		} else if (!strcmp(kw, "model")) {
+			int m;
+
+			AF_VALUE();
+			m = af_lookup(kw, *argv, af_model_names,
+				      __AIRFAIR_MODEL_MAX);
+			if (m < 0 || af_set(&c, O_MODEL, kw, m))
+				goto out;
+		} else if (!strcmp(kw, "utilisation") ||
+			   !strcmp(kw, "utilization")) {
+			double p;
+
+			AF_VALUE();
+			if (af_get_percent("utilisation", *argv, 100.0, true,
+					   &p))
+				goto out;
+			v = lround(p * 10.0);
+			if (v == 0) {
+				af_err("utilisation: %s is too small (at least 0.1%%)",
+				       *argv);
+				goto out;
+			}
+			if (af_set(&c, O_UTIL, "utilisation", v))
+				goto out;
+		} else if (!strcmp(kw, "quantum")) {
+			AF_VALUE();
+			if (af_get_time_us(kw, *argv, 1, UINT32_MAX, &v) ||
+			    af_set(&c, O_QUANTUM, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "delack")) {
+			AF_VALUE();
+			if (af_get_uint(kw, *argv, 1, 255, &v) ||
+			    af_set(&c, O_DELACK, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "ampdu")) {
+			AF_VALUE();
+			if (af_get_uint(kw, *argv, 1, 255, &v) ||
+			    af_set(&c, O_AMPDU, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "ack-filter") ||
+			   !strcmp(kw, "no-ack-filter")) {
+			if (af_set(&c, O_ACK_FILTER, kw, kw[0] != 'n'))
+				goto out;
+		} else if (!strcmp(kw, "ack-prio") ||
+			   !strcmp(kw, "no-ack-prio")) {
+			if (af_set(&c, O_ACK_PRIO, kw, kw[0] != 'n'))
+				goto out;
+		} else if (!strcmp(kw, "rtt-buffer") ||
+			   !strcmp(kw, "no-rtt-buffer")) {
+			if (af_set(&c, O_RTT_BUFFER, kw, kw[0] != 'n'))
+				goto out;
+		} else if (!strcmp(kw, "ecn") || !strcmp(kw, "noecn")) {
+			if (af_set(&c, O_ECN, kw, kw[0] != 'n'))
+				goto out;
+		} else if (!strcmp(kw, "no-tlas")) {
+			if (af_set(&c, O_TLAS, kw, 0))
+				goto out;
+		} else if (!strcmp(kw, "tlas")) {
+			AF_VALUE();
+			if (af_get_uint(kw, *argv, 0, UINT32_MAX, &v) ||
+			    af_set(&c, O_TLAS, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "target") || !strcmp(kw, "interval")) {
+			AF_VALUE();
+			if (af_get_time_us(kw, *argv, 1, UINT32_MAX, &v) ||
+			    af_set(&c, kw[0] == 't' ? O_TARGET : O_INTERVAL,
+				   kw, v))
+				goto out;
+		} else if (!strcmp(kw, "max-stations")) {
+			AF_VALUE();
+			if (af_get_uint(kw, *argv, 1, UINT32_MAX, &v) ||
+			    af_set(&c, O_MAX_STATIONS, kw, v))
+				goto out;
+		} else if (!strcmp(kw, "station-timeout")) {
+			AF_VALUE();
+			if (af_get_time_us(kw, *argv, 0, UINT32_MAX, &v))
+				goto out;
+			if (v % 1000) {
+				af_err("station-timeout: %s is not a whole number of milliseconds",
+				       *argv);
+				goto out;
+			}
+			if (af_set(&c, O_STA_TIMEOUT, kw, v / 1000))
+				goto out;
+		} else if (!strcmp(kw, "station")) {
+			if (af_parse_station(&argc, &argv, &c))
+				goto out;
+		} else {
+			af_err("unknown option \"%s\" (try \"help\")", kw);
+			goto out;
+		}
+	}
+#undef AF_VALUE
+
+	/* cross-option checks */
+	if (c.seen[O_CWMIN] && c.seen[O_CWMAX] &&
+	    c.val[O_CWMIN] > c.val[O_CWMAX]) {
+		af_err("cwmin %llu is greater than cwmax %llu",
+		       (unsigned long long)c.val[O_CWMIN],
+		       (unsigned long long)c.val[O_CWMAX]);
+		goto out;
+	}
+	if (c.seen[O_TARGET] && c.seen[O_INTERVAL] &&
+	    c.val[O_TARGET] >= c.val[O_INTERVAL]) {
+		af_err("target %lluus must be less than interval %lluus",
+		       (unsigned long long)c.val[O_TARGET],
+		       (unsigned long long)c.val[O_INTERVAL]);
+		goto out;
+	}
+
+	tail = addattr_nest(n, TCA_BUF_MAX, TCA_OPTIONS | NLA_F_NESTED);
+	if (!tail)
+		goto out;
+	/* the preset first: the kernel loads its row, then the overrides */
+	if (c.seen[O_PHY] &&
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_PHY, c.val[O_PHY]))
+		goto out;
+
+	{
+		static const struct { enum af_opt o; int attr; int width; } map[] = {
+			{ O_LIMIT,	  TCA_AIRFAIR_LIMIT,	     32 },
+			{ O_MEMLIMIT,	  TCA_AIRFAIR_MEMLIMIT,	     32 },
+			{ O_SIFS,	  TCA_AIRFAIR_SIFS,	     32 },
+			{ O_SLOT,	  TCA_AIRFAIR_SLOT,	     32 },
+			{ O_CWMIN,	  TCA_AIRFAIR_CWMIN,	     16 },
+			{ O_CWMAX,	  TCA_AIRFAIR_CWMAX,	     16 },
+			{ O_RETRIES,	  TCA_AIRFAIR_RETRIES,	      8 },
+			{ O_BASIC_RATE,	  TCA_AIRFAIR_BASIC_RATE,    16 },
+			{ O_MODEL,	  TCA_AIRFAIR_MODEL,	      8 },
+			{ O_UTIL,	  TCA_AIRFAIR_UTILISATION,   16 },
+			{ O_QUANTUM,	  TCA_AIRFAIR_QUANTUM,	     32 },
+			{ O_DELACK,	  TCA_AIRFAIR_DELACK,	      8 },
+			{ O_ACK_FILTER,	  TCA_AIRFAIR_ACK_FILTER,     8 },
+			{ O_ACK_PRIO,	  TCA_AIRFAIR_ACK_PRIO,	      8 },
+			{ O_TLAS,	  TCA_AIRFAIR_TLAS,	     32 },
+			{ O_RTT_BUFFER,	  TCA_AIRFAIR_RTT_BUFFER,     8 },
+			{ O_TARGET,	  TCA_AIRFAIR_TARGET,	     32 },
+			{ O_INTERVAL,	  TCA_AIRFAIR_INTERVAL,	     32 },
+			{ O_ECN,	  TCA_AIRFAIR_ECN,	      8 },
+			{ O_MAX_STATIONS, TCA_AIRFAIR_MAX_STATIONS,  32 },
+			{ O_STA_TIMEOUT,  TCA_AIRFAIR_STA_TIMEOUT,   32 },
+			{ O_AMPDU,	  TCA_AIRFAIR_AMPDU,	      8 },
+		};
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(map); k++) {
+			int err;
+
+			if (!c.seen[map[k].o])
+				continue;
+			v = c.val[map[k].o];
+			err = map[k].width == 8 ?
+				addattr8(n, TCA_BUF_MAX, map[k].attr, v) :
+			      map[k].width == 16 ?
+				addattr16(n, TCA_BUF_MAX, map[k].attr, v) :
+				addattr32(n, TCA_BUF_MAX, map[k].attr, v);
+			if (err)
+				goto out;
+		}
+	}
+	if (c.seen[O_AIFSN] &&
+	    addattr_l(n, TCA_BUF_MAX, TCA_AIRFAIR_AIFSN, c.aifsn,
+		      sizeof(c.aifsn)))
+		goto out;
+	for (i = 0; i < c.nsta; i++)
+		if (af_emit_station(n, &c.sta[i]))
+			goto out;
+	addattr_nest_end(n, tail);
+	ret = 0;
+out:
+	free(c.sta);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                            */
+
+static const char *af_fmt_mac(const struct rtattr *a, char *buf, size_t len)
+{
+	const __u8 *m = RTA_DATA(a);
+
+	if (RTA_PAYLOAD(a) < AF_ETH_ALEN) {
+		snprintf(buf, len, "??:??:??:??:??:??");
+		return buf;
+	}
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x",
+		 m[0], m[1], m[2], m[3], m[4], m[5]);
+	return buf;
+}
+
+/* A time in microseconds, exactly, in the largest unit that divides it. */
+static const char *af_fmt_time(__u64 us, char *buf, size_t len)
+{
+	if (us && us % 1000000 == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(us / 1000000));
+	else if (us && us % 1000 == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(us / 1000));
+	else
+		snprintf(buf, len, "%lluus", (unsigned long long)us);
+	return buf;
+}
+
+/* A size in bytes, exactly, for get_size(). */
+static const char *af_fmt_size(__u32 b, char *buf, size_t len)
+{
+	if (b && b % (1024 * 1024) == 0)
+		snprintf(buf, len, "%umb", b / (1024 * 1024));
+	else if (b && b % 1024 == 0)
+		snprintf(buf, len, "%ukb", b / 1024);
+	else
+		snprintf(buf, len, "%ub", b);
+	return buf;
+}
+
+/* A legacy rate in 100 kbit/s as get_rate() reads it: "5.5mbit". */
+static const char *af_fmt_legacy(__u16 r, char *buf, size_t len)
+{
+	if (r % 10)
+		snprintf(buf, len, "%u.%umbit", r / 10, r % 10);
+	else
+		snprintf(buf, len, "%umbit", r / 10);
+	return buf;
+}
+
+static const char *af_gi_name(const struct tc_airfair_rate *r)
+{
+	if (r->mode == AIRFAIR_MODE_HE) {
+		switch (r->gi) {
+		case AIRFAIR_GI_HE_0_8: return "0.8";
+		case AIRFAIR_GI_HE_1_6: return "1.6";
+		case AIRFAIR_GI_HE_3_2: return "3.2";
+		default: return "?";
+		}
+	}
+	return r->gi == AIRFAIR_GI_SHORT ? "short" : "long";
+}
+
+static unsigned int af_gi_ns(const struct tc_airfair_rate *r)
+{
+	if (r->mode == AIRFAIR_MODE_HE)
+		return r->gi == AIRFAIR_GI_HE_1_6 ? 1600 :
+		       r->gi == AIRFAIR_GI_HE_3_2 ? 3200 : 800;
+	if (r->mode == AIRFAIR_MODE_LEGACY)
+		return 0;
+	return r->gi == AIRFAIR_GI_SHORT ? 400 : 800;
+}
+
+/* The tc grammar of a station rate: "vht-mcs 9 nss 2 bw 80 sgi". */
+static const char *af_fmt_rate(const struct tc_airfair_rate *r, char *buf,
+			       size_t len)
+{
+	char lb[16];
+	unsigned int bw = r->bw < __AIRFAIR_BW_MAX ? af_bw_mhz[r->bw] : 0;
+
+	switch (r->mode) {
+	case AIRFAIR_MODE_LEGACY:
+		snprintf(buf, len, "%s%s%s", af_fmt_legacy(r->legacy, lb, sizeof(lb)),
+			 r->flags & AIRFAIR_RATE_F_SHORT_PREAMBLE ?
+			 " short-preamble" : "",
+			 r->flags & AIRFAIR_RATE_F_ERP ? " erp" : "");
+		break;
+	case AIRFAIR_MODE_HT:
+		snprintf(buf, len, "ht-mcs %u bw %u%s", r->mcs, bw,
+			 r->gi == AIRFAIR_GI_SHORT ? " sgi" : "");
+		break;
+	case AIRFAIR_MODE_VHT:
+		snprintf(buf, len, "vht-mcs %u nss %u bw %u%s", r->mcs, r->nss,
+			 bw, r->gi == AIRFAIR_GI_SHORT ? " sgi" : "");
+		break;
+	case AIRFAIR_MODE_HE:
+		snprintf(buf, len, "he-mcs %u nss %u bw %u gi %s", r->mcs,
+			 r->nss, bw, af_gi_name(r));
+		break;
+	default:
+		snprintf(buf, len, "mode-%u", r->mode);
+	}
+	return buf;
+}
+
+/* JSON object "rate": every key always present (see json-keys.md). */
+static void af_print_rate_json(const struct tc_airfair_rate *r)
+{
+	char buf[64];
+
+	open_json_object("rate");
+	print_string(PRINT_JSON, "spec", NULL, af_fmt_rate(r, buf, sizeof(buf)));
+	print_string(PRINT_JSON, "mode", NULL,
+		     r->mode < __AIRFAIR_MODE_MAX ? af_mode_names[r->mode] : "unknown");
+	print_uint(PRINT_JSON, "mcs", NULL, r->mcs);
+	print_uint(PRINT_JSON, "nss", NULL, r->nss);
+	print_uint(PRINT_JSON, "bw_mhz", NULL,
+		   r->bw < __AIRFAIR_BW_MAX ? af_bw_mhz[r->bw] : 0);
+	print_uint(PRINT_JSON, "gi_ns", NULL, af_gi_ns(r));
+	print_bool(PRINT_JSON, "short_preamble", NULL,
+		   r->flags & AIRFAIR_RATE_F_SHORT_PREAMBLE);
+	print_bool(PRINT_JSON, "erp", NULL, r->flags & AIRFAIR_RATE_F_ERP);
+	print_uint(PRINT_JSON, "legacy_kbps", NULL,
+		   r->mode == AIRFAIR_MODE_LEGACY ? r->legacy * 100u : 0);
+	close_json_object();
+}
+
+static bool af_attr_ok(const struct rtattr *a, size_t len)
+{
+	return a && RTA_PAYLOAD(a) >= len;
+}
+
+static __u32 af_u32(const struct rtattr *a)
+{
+	return rta_getattr_u32(a);
+}
+
+static __u64 af_u64(const struct rtattr *a)
+{
+	__u64 v;
+
+	memcpy(&v, RTA_DATA(a), sizeof(v));
+	return v;
+}
+
+static double af_loss_pct(__u32 loss)
+{
+	return loss * 100.0 / 65536.0;
+}
+
+/* Station static settings: the body of one TCA_AIRFAIR_STATION nest, or the
+ * flat STA_* attributes of a class's TCA_OPTIONS. */
+static void af_print_station_cfg(struct rtattr **st, bool with_keyword)
+{
+	char buf[64];
+
+	if (with_keyword)
+		print_string(PRINT_FP, NULL, "station ", NULL);
+	if (af_attr_ok(st[TCA_AIRFAIR_STA_ADDR], AF_ETH_ALEN))
+		print_string(PRINT_ANY, "addr", "%s",
+			     af_fmt_mac(st[TCA_AIRFAIR_STA_ADDR], buf, sizeof(buf)));
+	if (af_attr_ok(st[TCA_AIRFAIR_STA_WEIGHT], 2))
+		print_uint(PRINT_ANY, "weight", " weight %u",
+			   rta_getattr_u16(st[TCA_AIRFAIR_STA_WEIGHT]));
+	if (af_attr_ok(st[TCA_AIRFAIR_STA_RATE], sizeof(struct tc_airfair_rate))) {
+		const struct tc_airfair_rate *r = RTA_DATA(st[TCA_AIRFAIR_STA_RATE]);
+
+		print_string(PRINT_FP, NULL, " rate %s",
+			     af_fmt_rate(r, buf, sizeof(buf)));
+		af_print_rate_json(r);
+	}
+	if (af_attr_ok(st[TCA_AIRFAIR_STA_LOSS], 4)) {
+		__u32 l = af_u32(st[TCA_AIRFAIR_STA_LOSS]);
+
+		print_float(PRINT_ANY, "loss_pct", " loss %.6g%%", af_loss_pct(l));
+		print_uint(PRINT_JSON, "loss", NULL, l);
+	}
+	if (af_attr_ok(st[TCA_AIRFAIR_STA_SOURCE], 1)) {
+		__u8 s = rta_getattr_u8(st[TCA_AIRFAIR_STA_SOURCE]);
+
+		print_string(PRINT_ANY, "source", " source %s",
+			     s < __AIRFAIR_SRC_MAX ? af_source_names[s] : "unknown");
+	}
+	if (st[TCA_AIRFAIR_STA_DELETE])
+		print_bool(PRINT_ANY, "delete", " delete", true);
+}
+
+static void af_print_onoff(struct rtattr *a, const char *key, const char *on,
+			   const char *off)
+{
+	bool v;
+
+	if (!af_attr_ok(a, 1))
+		return;
+	v = rta_getattr_u8(a);
+	print_bool(PRINT_JSON, key, NULL, v);
+	print_string(PRINT_FP, NULL, "%s ", v ? on : off);
+}
+
+static void af_print_time_opt(struct rtattr *a, const char *key,
+			      const char *kw, __u64 scale)
+{
+	char buf[32], fmt[48];
+	__u32 v;
+
+	if (!af_attr_ok(a, 4))
+		return;
+	v = af_u32(a);
+	print_uint(PRINT_JSON, key, NULL, v);
+	snprintf(fmt, sizeof(fmt), "%s %%s ", kw);
+	print_string(PRINT_FP, NULL, fmt, af_fmt_time(v * scale, buf, sizeof(buf)));
+}
+
+static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_AIRFAIR_MAX + 1];
+	struct rtattr *a;
+	char buf[64];
+	bool any_sta = false;
+
+	if (!opt)
+		return 0;
+	parse_rtattr_nested(tb, TCA_AIRFAIR_MAX, opt);
+
+	if (af_attr_ok(tb[TCA_AIRFAIR_PHY], 1)) {
+		__u8 p = rta_getattr_u8(tb[TCA_AIRFAIR_PHY]);
+
+		if (p < __AIRFAIR_PHY_MAX)
+			print_string(PRINT_ANY, "phy", "%s ", af_phy_names[p]);
+		else
+			print_uint(PRINT_ANY, "phy", "phy %u ", p);
+	}
+	af_print_time_opt(tb[TCA_AIRFAIR_SIFS], "sifs_us", "sifs", 1);
+	af_print_time_opt(tb[TCA_AIRFAIR_SLOT], "slot_us", "slot", 1);
+	if (af_attr_ok(tb[TCA_AIRFAIR_CWMIN], 2))
+		print_uint(PRINT_ANY, "cwmin", "cwmin %u ",
+			   rta_getattr_u16(tb[TCA_AIRFAIR_CWMIN]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CWMAX], 2))
+		print_uint(PRINT_ANY, "cwmax", "cwmax %u ",
+			   rta_getattr_u16(tb[TCA_AIRFAIR_CWMAX]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_AIFSN], AIRFAIR_NUM_ACS)) {
+		const __u8 *n = RTA_DATA(tb[TCA_AIRFAIR_AIFSN]);
+		int ac;
+
+		print_string(PRINT_FP, NULL, "aifsn", NULL);
+		open_json_object("aifsn");
+		for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+			print_uint(PRINT_ANY, af_ac_names[ac], " %u", n[ac]);
+		close_json_object();
+		print_string(PRINT_FP, NULL, " ", NULL);
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_RETRIES], 1))
+		print_uint(PRINT_ANY, "retries", "retries %u ",
+			   rta_getattr_u8(tb[TCA_AIRFAIR_RETRIES]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_BASIC_RATE], 2)) {
+		__u16 r = rta_getattr_u16(tb[TCA_AIRFAIR_BASIC_RATE]);
+
+		print_uint(PRINT_JSON, "basic_rate_kbps", NULL, r * 100u);
+		print_string(PRINT_FP, NULL, "basic-rate %s ",
+			     af_fmt_legacy(r, buf, sizeof(buf)));
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_LIMIT], 4))
+		print_uint(PRINT_ANY, "limit", "limit %u ",
+			   af_u32(tb[TCA_AIRFAIR_LIMIT]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_MEMLIMIT], 4)) {
+		__u32 m = af_u32(tb[TCA_AIRFAIR_MEMLIMIT]);
+
+		print_uint(PRINT_JSON, "memlimit", NULL, m);
+		print_string(PRINT_FP, NULL, "memlimit %s ",
+			     af_fmt_size(m, buf, sizeof(buf)));
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_MODEL], 1)) {
+		__u8 m = rta_getattr_u8(tb[TCA_AIRFAIR_MODEL]);
+
+		print_string(PRINT_ANY, "model", "model %s ",
+			     m < __AIRFAIR_MODEL_MAX ? af_model_names[m] : "unknown");
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_UTILISATION], 2)) {
+		__u16 u = rta_getattr_u16(tb[TCA_AIRFAIR_UTILISATION]);
+
+		print_uint(PRINT_JSON, "utilisation_permille", NULL, u);
+		if (u % 10)
+			snprintf(buf, sizeof(buf), "%u.%u%%", u / 10, u % 10);
+		else
+			snprintf(buf, sizeof(buf), "%u%%", u / 10);
+		print_string(PRINT_FP, NULL, "utilisation %s ", buf);
+	}
+	af_print_time_opt(tb[TCA_AIRFAIR_QUANTUM], "quantum_us", "quantum", 1);
+	if (af_attr_ok(tb[TCA_AIRFAIR_DELACK], 1))
+		print_uint(PRINT_ANY, "delack", "delack %u ",
+			   rta_getattr_u8(tb[TCA_AIRFAIR_DELACK]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_AMPDU], 1))
+		print_uint(PRINT_ANY, "ampdu", "ampdu %u ",
+			   rta_getattr_u8(tb[TCA_AIRFAIR_AMPDU]));
+	af_print_onoff(tb[TCA_AIRFAIR_ACK_FILTER], "ack_filter", "ack-filter",
+		       "no-ack-filter");
+	af_print_onoff(tb[TCA_AIRFAIR_ACK_PRIO], "ack_prio", "ack-prio",
+		       "no-ack-prio");
+	if (af_attr_ok(tb[TCA_AIRFAIR_TLAS], 4)) {
+		__u32 t = af_u32(tb[TCA_AIRFAIR_TLAS]);
+
+		print_uint(PRINT_JSON, "tlas", NULL, t);
+		if (t)
+			print_uint(PRINT_FP, NULL, "tlas %u ", t);
+		else
+			print_string(PRINT_FP, NULL, "%s ", "no-tlas");
+	}
+	af_print_onoff(tb[TCA_AIRFAIR_RTT_BUFFER], "rtt_buffer", "rtt-buffer",
+		       "no-rtt-buffer");
+	af_print_time_opt(tb[TCA_AIRFAIR_TARGET], "target_us", "target", 1);
+	af_print_time_opt(tb[TCA_AIRFAIR_INTERVAL], "interval_us", "interval", 1);
+	af_print_onoff(tb[TCA_AIRFAIR_ECN], "ecn", "ecn", "noecn");
+	if (af_attr_ok(tb[TCA_AIRFAIR_MAX_STATIONS], 4))
+		print_uint(PRINT_ANY, "max_stations", "max-stations %u ",
+			   af_u32(tb[TCA_AIRFAIR_MAX_STATIONS]));
+	af_print_time_opt(tb[TCA_AIRFAIR_STA_TIMEOUT], "station_timeout_ms",
+			  "station-timeout", 1000);
+
+	/* stations: not dumped by the module today, but print them if sent */
+	rtattr_for_each_nested(a, opt) {
+		struct rtattr *st[TCA_AIRFAIR_STA_MAX + 1];
+
+		if ((a->rta_type & NLA_TYPE_MASK) != TCA_AIRFAIR_STATION)
+			continue;
+		if (!any_sta) {
+			open_json_array(PRINT_JSON, "stations");
+			any_sta = true;
+		}
+		parse_rtattr_nested(st, TCA_AIRFAIR_STA_MAX, a);
+		open_json_object(NULL);
+		af_print_station_cfg(st, true);
+		close_json_object();
+		print_string(PRINT_FP, NULL, " ", NULL);
+	}
+	if (any_sta)
+		close_json_array(PRINT_JSON, NULL);
+	return 0;
+}
+
+/* Class options: the station's static settings (flat TCA_AIRFAIR_STA_*),
+ * printed as the "station" clause that would set them. */
+static int airfair_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *st[TCA_AIRFAIR_STA_MAX + 1];
+
+	if (!opt)
+		return 0;
+	parse_rtattr_nested(st, TCA_AIRFAIR_STA_MAX, opt);
+	if (!st[TCA_AIRFAIR_STA_ADDR])
+		return 0;
+	open_json_object("station");
+	af_print_station_cfg(st, true);
+	close_json_object();
+	print_string(PRINT_FP, NULL, " ", NULL);
+	return 0;
+}
+
+static int airfair_parse_copt(struct qdisc_util *qu, int argc, char **argv,
+			      struct nlmsghdr *n, const char *dev)
+{
+	af_err("classes are the stations; configure them on the qdisc: tc qdisc change dev DEV root airfair station MAC ...");
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics                                                          */
+
+struct af_stat {
+	int attr;
+	int width;		/* 32 or 64 */
+	const char *key;	/* JSON key */
+	const char *label;	/* text label */
+};
+
+static const struct af_stat af_gstats[] = {
+	{ TCA_AIRFAIR_STATS_AIRTIME,	   64, "airtime_us",	 "airtime(us)" },
+	{ TCA_AIRFAIR_STATS_STATIONS,	   32, "stations",	 "stations" },
+	{ TCA_AIRFAIR_STATS_FLOWS,	   32, "flows",		 "flows" },
+	{ TCA_AIRFAIR_STATS_NEW_FLOWS,	   32, "new_flows",	 "new_flows" },
+	{ TCA_AIRFAIR_STATS_MEMORY_USED,   32, "memory_used",	 "memory_used" },
+	{ TCA_AIRFAIR_STATS_DROP_LIMIT,	   32, "drop_limit",	 "drop_limit" },
+	{ TCA_AIRFAIR_STATS_DROP_MEMLIMIT, 32, "drop_memlimit",	 "drop_memlimit" },
+	{ TCA_AIRFAIR_STATS_DROP_AQM,	   32, "drop_aqm",	 "drop_aqm" },
+	{ TCA_AIRFAIR_STATS_DROP_RTT,	   32, "drop_rtt",	 "drop_rtt" },
+	{ TCA_AIRFAIR_STATS_DROP_ACKFILTER, 32, "drop_ackfilter", "drop_ackfilter" },
+	{ TCA_AIRFAIR_STATS_ECN_MARK,	   32, "ecn_mark",	 "ecn_mark" },
+	{ TCA_AIRFAIR_STATS_METER_STALLS,  32, "meter_stalls",	 "meter_stalls" },
+	{ TCA_AIRFAIR_STATS_STA_OVERFLOW,  32, "sta_overflow",	 "sta_overflow" },
+};
+
+static void af_print_stat(struct rtattr **tb, const struct af_stat *s)
+{
+	struct rtattr *a = tb[s->attr];
+	char fmt[48];
+
+	if (!af_attr_ok(a, s->width / 8))
+		return;
+	snprintf(fmt, sizeof(fmt), " %s %%llu", s->label);
+	print_u64(PRINT_ANY, s->key, fmt,
+		  s->width == 64 ? af_u64(a) : af_u32(a));
+}
+
+static void af_print_gstats(struct rtattr **tb)
+{
+	size_t i;
+
+	print_string(PRINT_FP, NULL, "%s", " ");
+	for (i = 0; i < ARRAY_SIZE(af_gstats); i++) {
+		af_print_stat(tb, &af_gstats[i]);
+		if (af_gstats[i].attr == TCA_AIRFAIR_STATS_MEMORY_USED)
+			print_nl();
+	}
+}
+
+static void af_print_cstats(struct rtattr **tb)
+{
+	char buf[64];
+	struct rtattr *a;
+
+	/* line 1: identity, rate, loss, weight */
+	print_string(PRINT_FP, NULL, "%s", " station");
+	print_string(PRINT_ANY, "addr", " %s",
+		     af_fmt_mac(tb[TCA_AIRFAIR_CSTATS_ADDR], buf, sizeof(buf)));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_WEIGHT], 2))
+		print_uint(PRINT_ANY, "weight", " weight %u",
+			   rta_getattr_u16(tb[TCA_AIRFAIR_CSTATS_WEIGHT]));
+	a = tb[TCA_AIRFAIR_CSTATS_RATE];
+	if (af_attr_ok(a, sizeof(struct tc_airfair_rate))) {
+		print_string(PRINT_FP, NULL, " rate %s",
+			     af_fmt_rate(RTA_DATA(a), buf, sizeof(buf)));
+		af_print_rate_json(RTA_DATA(a));
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_RATE_KBPS], 4)) {
+		__u32 k = af_u32(tb[TCA_AIRFAIR_CSTATS_RATE_KBPS]);
+
+		print_uint(PRINT_JSON, "rate_kbps", NULL, k);
+		if (k >= 1000)
+			snprintf(buf, sizeof(buf), "%.1fMbit", k / 1000.0);
+		else
+			snprintf(buf, sizeof(buf), "%uKbit", k);
+		print_string(PRINT_FP, NULL, " (%s)", buf);
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_SOURCE], 1)) {
+		__u8 s = rta_getattr_u8(tb[TCA_AIRFAIR_CSTATS_SOURCE]);
+
+		print_string(PRINT_ANY, "source", " source %s",
+			     s < __AIRFAIR_SRC_MAX ? af_source_names[s] : "unknown");
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_SOURCE_AGE], 4))
+		print_uint(PRINT_ANY, "source_age_ms", " age %ums",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_SOURCE_AGE]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_LOSS], 4)) {
+		__u32 l = af_u32(tb[TCA_AIRFAIR_CSTATS_LOSS]);
+
+		print_uint(PRINT_JSON, "loss", NULL, l);
+		print_float(PRINT_ANY, "loss_pct", " loss %.2f%%", af_loss_pct(l));
+	}
+	print_nl();
+
+	/* line 2: cost model and airtime */
+	print_string(PRINT_FP, NULL, "%s", " ");
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_COST_A], 4))
+		print_uint(PRINT_ANY, "cost_a_ns", " cost a %uns",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_COST_A]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_COST_B], 4)) {
+		__u32 b = af_u32(tb[TCA_AIRFAIR_CSTATS_COST_B]);
+
+		print_uint(PRINT_JSON, "cost_b_ns256", NULL, b);
+		print_float(PRINT_ANY, "cost_b_ns_per_byte", " b %.3fns/B",
+			    b / 256.0);
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AIRTIME], 8))
+		print_u64(PRINT_ANY, "airtime_us", " airtime %lluus",
+			  af_u64(tb[TCA_AIRFAIR_CSTATS_AIRTIME]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DEFICIT], 4))
+		print_int(PRINT_ANY, "deficit_ns", " deficit %dns",
+			  (__s32)af_u32(tb[TCA_AIRFAIR_CSTATS_DEFICIT]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DELACK], 4)) {
+		__u32 d = af_u32(tb[TCA_AIRFAIR_CSTATS_DELACK]);
+
+		print_uint(PRINT_JSON, "delack_x256", NULL, d);
+		print_float(PRINT_ANY, "delack", " delack %.2f", d / 256.0);
+	}
+	print_nl();
+
+	/* line 3: queue, flows, counters */
+	print_string(PRINT_FP, NULL, "%s", " ");
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_BACKLOG_BYTES], 4))
+		print_uint(PRINT_ANY, "backlog_bytes", " backlog %ub",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_BACKLOG_BYTES]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_BACKLOG_PKTS], 4))
+		print_uint(PRINT_ANY, "backlog_pkts", " %up",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_BACKLOG_PKTS]));
+	open_json_object("flows");
+	print_string(PRINT_FP, NULL, "%s", " flows");
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN], 4))
+		print_uint(PRINT_ANY, "tcp_down", " tcp_down %u",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP], 4))
+		print_uint(PRINT_ANY, "tcp_up", " tcp_up %u",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_FLOWS_UDP], 4))
+		print_uint(PRINT_ANY, "udp", " udp %u",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_FLOWS_UDP]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_FLOWS_OTHER], 4))
+		print_uint(PRINT_ANY, "other", " other %u",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_FLOWS_OTHER]));
+	close_json_object();
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DROPS], 4))
+		print_uint(PRINT_ANY, "drops", " drops %u",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_DROPS]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_PACKETS], 8))
+		print_u64(PRINT_ANY, "packets", " sent %llup",
+			  af_u64(tb[TCA_AIRFAIR_CSTATS_PACKETS]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_BYTES], 8))
+		print_u64(PRINT_ANY, "bytes", " %llub",
+			  af_u64(tb[TCA_AIRFAIR_CSTATS_BYTES]));
+}
+
+static int airfair_print_xstats(struct qdisc_util *qu, FILE *f,
+				struct rtattr *xstats)
+{
+	/* Both attribute sets fit this table: it is sized for the larger. */
+#define AF_XMAX (TCA_AIRFAIR_CSTATS_MAX > TCA_AIRFAIR_STATS_MAX ? \
+		 TCA_AIRFAIR_CSTATS_MAX : TCA_AIRFAIR_STATS_MAX)
+	struct rtattr *tb[AF_XMAX + 1];
+
+	if (!xstats)
+		return 0;
+	parse_rtattr_nested(tb, AF_XMAX, xstats);
+	/* A class (station) dump is told apart by its address attribute;
+	 * TCA_AIRFAIR_STATS_* has no attribute of that number and size. */
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_ADDR], AF_ETH_ALEN) &&
+	    RTA_PAYLOAD(tb[TCA_AIRFAIR_CSTATS_ADDR]) == AF_ETH_ALEN)
+		af_print_cstats(tb);
+	else
+		af_print_gstats(tb);
+#undef AF_XMAX
+	return 0;
+}
+
+struct qdisc_util airfair_qdisc_util = {
+	.id		= "airfair",
+	.parse_qopt	= airfair_parse_opt,
+	.print_qopt	= airfair_print_opt,
+	.print_xstats	= airfair_print_xstats,
+	.parse_copt	= airfair_parse_copt,
+	.print_copt	= airfair_print_copt,
+};
