@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sch_airfair airtime model: integer PPDU durations and per-frame,
+ * per-station airtime costs (chen-yan 2024 Eq. 1-9, extended).
+ *
+ * Builds in the kernel and in userspace:
+ *  - kernel: Kbuild sets "ccflags-y += -I$(src)/../include", so the uapi
+ *    header is reached as <uapi/linux/pkt_sched_airfair.h>;
+ *  - userspace: compile with "-I<repo>/tools/include -I<repo>/include";
+ *    tools/include/linux/{types,kernel,math64,errno}.h are tiny shims and
+ *    <uapi/linux/pkt_sched_airfair.h> resolves in <repo>/include.
+ * Always include the uapi header as <uapi/linux/pkt_sched_airfair.h>.
+ *
+ * No floating point, no allocation; all times in ns, loss in 1/65536.
+ * See docs/airtime-model.md for the formulas and their derivation.
+ */
+#ifndef _SCH_AIRFAIR_AIRTIME_H
+#define _SCH_AIRFAIR_AIRTIME_H
+
+#include <linux/types.h>
+#include <uapi/linux/pkt_sched_airfair.h>
+
+#define AIRFAIR_LOSS_ONE	65536U	/* loss_q16 of probability 1 */
+#define AIRFAIR_MAX_RETRIES	15
+#define AIRFAIR_MAX_AMPDU	64
+
+/* One PHY preset row, overridable field by field by tc. */
+struct airfair_timing {
+	u32 sifs_us;
+	u32 slot_us;
+	u16 cwmin;			/* aCWmin, 2^n - 1 */
+	u16 cwmax;			/* aCWmax, 2^n - 1 */
+	u8 aifsn[AIRFAIR_NUM_ACS];
+	u16 txop_us[AIRFAIR_NUM_ACS];	/* informational: 0 = one MSDU */
+	u8 retries;			/* R: retransmissions after the first attempt */
+	u16 basic_rate;			/* control-response rate, 100 kbit/s */
+	u8 sigext_us;			/* after control-response OFDM PPDUs */
+	u16 ack_len;			/* bytes */
+	u16 ba_len;			/* bytes */
+	u16 overhead_len;		/* MAC hdr + LLC + security + FCS */
+	u8 phy;				/* enum airfair_phy */
+};
+
+/* Expected airtime of one frame, split up; all ns except attempts. */
+struct airfair_breakdown {
+	u64 total_ns;		/* everything below summed */
+	u64 direct_ns;		/* first attempt: data PPDU (A-MPDU share) */
+	u64 aifs_ns;		/* first attempt: AIFS */
+	u64 backoff_ns;		/* expected backoff, all attempts */
+	u64 sifs_ns;		/* first attempt: SIFS before the ACK */
+	u64 ack_ns;		/* first attempt: ACK/BlockAck PPDU (share) */
+	u64 retries_ns;		/* expected extra attempts: AIFS+data+SIFS+ACK */
+	u32 attempts_q16;	/* expected transmission attempts, q16 */
+	u32 psdu_len;		/* bytes of the data PSDU (whole A-MPDU) */
+	u32 rate_kbps;
+};
+
+/* Affine cost: cost(len) = a_ns + ((u64)b_ns256 * len >> 8). */
+struct airfair_affine {
+	u32 a_ns;
+	u32 b_ns256;
+};
+
+struct airfair_sta_costs {
+	struct airfair_affine data;	/* AP->STA data, no TCP ACK share */
+	struct airfair_affine tcp_down;	/* AP->STA TCP data + STA's ACK / d (Eq. 7) */
+	struct airfair_affine ack;	/* AP->STA pure TCP ACK frame itself */
+	u32 up_data_ns;			/* one MSS STA->AP data frame (Eq. 9) */
+};
+
+int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t);
+int airfair_timing_validate(const struct airfair_timing *t);
+int airfair_rate_validate(const struct tc_airfair_rate *r);
+u32 airfair_rate_kbps(const struct tc_airfair_rate *r);
+u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len);
+/* per-AC contention windows derived from aCWmin/aCWmax (table 9-155) */
+u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac);
+u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac);
+/* expected attempts sum_{i=0}^{R} p^i, q16; 0 if loss_q16 > 65536 */
+u32 airfair_attempts_q16(u32 loss_q16, u8 retries);
+/* PPDU duration of the control response (ACK or BlockAck) of len bytes */
+u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len);
+u64 airfair_frame_ns(const struct airfair_timing *t,
+		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
+		     enum airfair_ac ac, u8 ampdu,
+		     struct airfair_breakdown *bd);
+int airfair_affine_cost(const struct airfair_timing *t,
+			const struct tc_airfair_rate *r, u32 loss_q16,
+			enum airfair_ac ac, u8 ampdu,
+			struct airfair_affine *out);
+int airfair_sta_costs(const struct airfair_timing *t,
+		      const struct tc_airfair_rate *r, u32 loss_q16,
+		      enum airfair_ac ac, u8 delack, u8 ampdu, u16 mss,
+		      enum airfair_model model, struct airfair_sta_costs *out);
+
+/* Hot path: one multiply-add, no division. */
+static inline u64 airfair_affine_ns(const struct airfair_affine *c, u32 len)
+{
+	return c->a_ns + (((u64)c->b_ns256 * len) >> 8);
+}
+
+#endif /* _SCH_AIRFAIR_AIRTIME_H */
