@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Host-side tests of q_airfair.so with the distribution's stock tc, no kernel
+# module needed. TAP to stdout and to build/results/tc-parse.tap.
+#
+#  1. "help" prints the usage.
+#  2. Bad input is rejected in userspace with a message naming the offender,
+#     before anything is sent (device "afnodev0" does not exist: if a bad
+#     command got past the parser, tc would fail with "Cannot find device").
+#  3. Good input parses, and round-trips: the netlink request is captured by
+#     an LD_PRELOAD shim (nlcapture.so, exits before sending), printed back by
+#     "tc monitor file", and the printed options, parsed again, must produce
+#     the very same netlink bytes.
+#
+# Usage: TC_LIB_DIR=build/tc-extension tests/parse_test.sh
+# Env:   TC (default: tc), AF_BUILD (dir with q_airfair.so and nlcapture.so)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+TC=${TC:-tc}
+AF_BUILD=${AF_BUILD:-${TC_LIB_DIR:-$top/build/tc-extension}}
+export TC_LIB_DIR=$(cd "$AF_BUILD" && pwd)
+results=$top/build/results
+mkdir -p "$results"
+tap=$results/tc-parse.tap
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+NODEV=afnodev0
+
+exec > >(tee "$tap")
+
+n=0 fails=0
+lines=()
+ok()     { n=$((n + 1)); lines+=("ok $n - $1"); }
+not_ok() { n=$((n + 1)); fails=$((fails + 1)); lines+=("not ok $n - $1"); shift
+	   local l; for l in "$@"; do lines+=("#   $l"); done; }
+
+if [ ! -f "$TC_LIB_DIR/q_airfair.so" ]; then
+	echo "1..0 # SKIP $TC_LIB_DIR/q_airfair.so not built (make -C tc-extension)"
+	exit 4
+fi
+
+# --- 1. help ---------------------------------------------------------------
+out=$($TC qdisc add dev $NODEV root airfair help 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q 'Usage: ... airfair' <<<"$out" && grep -q 'station MAC' <<<"$out"; then
+	ok "help prints usage (exit $rc)"
+else
+	not_ok "help prints usage" "rc=$rc" "$out"
+fi
+
+# --- 2. bad input ------------------------------------------------------------
+# each line: expected-message-regex <TAB> arguments after "airfair"
+bad_cases() {
+	grep -v '^[[:space:]]*\(#\|$\)' "$here/bad_cases.txt"
+}
+while IFS=$'\t' read -r want args; do
+	# shellcheck disable=SC2086
+	out=$($TC qdisc add dev $NODEV root airfair $args 2>&1); rc=$?
+	if [ $rc -ne 0 ] && ! grep -q 'Cannot find device' <<<"$out" &&
+	   grep -Eq -- "$want" <<<"$out"; then
+		ok "rejects: airfair $args"
+	else
+		not_ok "rejects: airfair $args" "rc=$rc want /$want/" "got: $out"
+	fi
+done < <(bad_cases)
+
+# --- 3. good input, round trip --------------------------------------------
+shim=$TC_LIB_DIR/nlcapture.so
+capture() {	# capture FILE ARGS...: the RTM_NEWQDISC request tc would send
+	local f=$1; shift
+	rm -f "$f"
+	AF_NLCAPTURE=$f LD_PRELOAD=$shim $TC qdisc add dev lo root airfair "$@" 2>&1 &&
+		[ -s "$f" ]
+}
+while IFS= read -r args; do
+	name="round-trip: airfair $args"
+	if [ ! -f "$shim" ]; then
+		n=$((n + 1)); lines+=("ok $n - $name # SKIP nlcapture.so not built"); continue
+	fi
+	# shellcheck disable=SC2086
+	if ! out=$(capture "$tmp/a.nl" $args); then
+		not_ok "$name" "parse failed: $out"; continue
+	fi
+	shown=$($TC monitor file "$tmp/a.nl" 2>&1)
+	opts=$(sed -n 's/^.* root refcnt [0-9]* //p' <<<"$shown" | sed 's/ *$//')
+	# shellcheck disable=SC2086
+	if ! out=$(capture "$tmp/b.nl" $opts); then
+		not_ok "$name" "printed form does not parse: $opts" "$out"; continue
+	fi
+	# the same request, but for nlmsg_seq (bytes 9-12, from the clock)
+	if cmp -s <(head -c 8 "$tmp/a.nl"; tail -c +13 "$tmp/a.nl") \
+		  <(head -c 8 "$tmp/b.nl"; tail -c +13 "$tmp/b.nl"); then
+		ok "$name => $opts"
+	else
+		not_ok "$name" "printed: $opts" "netlink differs after re-parse"
+	fi
+done < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/good_cases.txt")
+
+# --- 4. the plugin is found in the standard directory when installed ---------
+std=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/tc
+if [ -f "$std/q_airfair.so" ]; then
+	out=$(env -u TC_LIB_DIR $TC qdisc add dev $NODEV root airfair help 2>&1)
+	if grep -q 'Usage: ... airfair' <<<"$out"; then ok "stock tc loads $std/q_airfair.so"
+	else not_ok "stock tc loads $std/q_airfair.so" "$out"; fi
+else
+	n=$((n + 1)); lines+=("ok $n - stock tc loads $std/q_airfair.so # SKIP not installed (make install)")
+fi
+
+echo "TAP version 13"
+echo "1..$n"
+printf '%s\n' "${lines[@]}"
+echo "# $((n - fails)) passed, $fails failed"
+[ $fails -eq 0 ] && exit 0 || exit 1
