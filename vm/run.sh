@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Run a command inside a throwaway qemu guest booted with a Debian kernel.
+#
+#   vm/run.sh [--kver KVER] [--timeout SEC] [--modules DIR] [--mem MB] [--smp N] -- CMD...
+#
+# The repository is shared read-write at its own path; CMD runs under bash from the current
+# directory (which must lie inside the repository). Output streams to stdout. Exit status:
+# CMD's, or 1 if the guest's kernel logged a BUG/WARNING/Oops/KASAN/UBSAN/lockdep/kmemleak
+# report while CMD ran, or 124 on timeout.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+kver="" timeout=300 modules="" mem=2048 smp=2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) kver=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--modules) modules=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--) shift; break ;;
+	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+	*) echo "vm/run.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "vm/run.sh: no command (see --help)" >&2; exit 2; }
+[ -n "$kver" ] || kver=$("$repo/scripts/kernels.sh" | head -n 1)
+[ -f "/boot/vmlinuz-$kver" ] || { echo "vm/run.sh: kernel $kver is not installed (scripts/deps.sh)" >&2; exit 2; }
+case $PWD/ in "$repo"/*) cwd=$PWD ;; *) cwd=$repo ;; esac
+
+vmdir=$repo/build/vm/$kver
+"$here/mkinitramfs.sh" "$kver" "$vmdir"
+
+run=$(mktemp -d "$repo/build/vm/run.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+printf '%q ' "$@" > "$run/cmd"
+echo "$cwd" > "$run/cwd"
+# Pass through the variables tests use to pick their parameters.
+env | grep -E '^(AIRFAIR_|KSFT_|TC_LIB_DIR=)' | sed 's/^\([^=]*\)=\(.*\)$/export \1=\x27\2\x27/' > "$run/env" || true
+if [ -n "$modules" ]; then
+	mkdir -p "$run/modules"
+	cp "$modules"/*.ko "$run/modules/"
+fi
+
+accel=$("$here/accel.sh" "$kver")
+append="console=ttyS0 quiet loglevel=4 panic=-1 airfair.share=$repo airfair.run=$run"
+start=$EPOCHREALTIME
+set +e
+timeout --foreground -k 5 "$timeout" \
+	qemu-system-x86_64 $accel -smp "$smp" -m "$mem" -nodefaults -no-reboot \
+	-display none -serial stdio -monitor none \
+	-kernel "/boot/vmlinuz-$kver" -initrd "$vmdir/initramfs.cpio.gz" -append "$append" \
+	-virtfs "local,path=$repo,mount_tag=host0,security_model=none,id=host0" \
+	< /dev/null 2>&1 | while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"AIRFAIR-VM: test start"*)
+			awk -v s="$start" -v n="$EPOCHREALTIME" -v k="$kver" -v a="${accel%% *} ${accel#* }" \
+				'BEGIN{printf "# vm: %s boot-to-test-start %.1f s (%s)\n", k, n-s, a}' ;;
+		"AIRFAIR-VM: test end"*) ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done
+qrc=${PIPESTATUS[0]}
+set -e
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "# vm: timed out after ${timeout}s" >&2
+	exit 124
+fi
+if [ ! -f "$run/rc" ]; then
+	echo "# vm: the guest died before the command finished (qemu exit $qrc)" >&2
+	exit 1
+fi
+rc=$(cat "$run/rc")
+# Kernel complaints while the command ran fail the run, whatever the command said.
+bad=$(sed -n '/airfair-vm: test start/,$p' "$run/dmesg" |
+	grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (circular|recursive) locking|kmemleak|unreferenced object|general protection fault|Kernel panic|list_(add|del) corruption|refcount_t:|stack-protector|soft lockup|hung_task|RCU stall' || true)
+if [ -n "$bad" ]; then
+	echo "# vm: kernel reported problems during the run:" >&2
+	printf '%s\n' "$bad" | head -n 20 | sed 's/^/#   /' >&2
+	cp "$run/dmesg" "$repo/build/vm/last-failed-dmesg.txt"
+	echo "# vm: full log in build/vm/last-failed-dmesg.txt" >&2
+	[ "$rc" = 0 ] && rc=1
+fi
+exit "$rc"
