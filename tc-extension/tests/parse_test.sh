@@ -32,7 +32,7 @@ n=0 fails=0
 lines=()
 ok()     { n=$((n + 1)); lines+=("ok $n - $1"); }
 not_ok() { n=$((n + 1)); fails=$((fails + 1)); lines+=("not ok $n - $1"); shift
-	   local l; for l in "$@"; do lines+=("#   $l"); done; }
+	   local l; while IFS= read -r l; do lines+=("#   $l"); done < <(printf '%s\n' "$@"); }
 
 if [ ! -f "$TC_LIB_DIR/q_airfair.so" ]; then
 	echo "1..0 # SKIP $TC_LIB_DIR/q_airfair.so not built (make -C tc-extension)"
@@ -95,7 +95,28 @@ while IFS= read -r args; do
 	fi
 done < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/good_cases.txt")
 
-# --- 4. the plugin is found in the standard directory when installed ---------
+# --- 4. the man page's preset table agrees with sch_airfair/phy_params.h -----
+pp=$top/sch_airfair/phy_params.h
+if [ -f "$pp" ]; then
+	# phy_params: X(AIRFAIR_PHY_11N_2G, sifs, slot, cwmin, cwmax, ..., basic, sigext)
+	want=$(sed -n 's/^[[:space:]]*X(AIRFAIR_PHY_\([0-9A-Z_]*\),\(.*\)).*/\1 \2/p' "$pp" |
+		tr -d ',' | awk '{ n = tolower($1); sub(/_5g$/, "", n); gsub(/_/, "-", n)
+			if (n == "11n") n = "11n-5g"
+			r = $15 / 10; printf "%s %s %s %s %s %smbit\n", n, $2, $3, $4, $5, r }')
+	got=$(sed -n '/^l l n n n n l\./,/^\.TE/p' "$here/../tc-airfair.8" |
+		grep -v '^\(l l\|preset\|_\|\.TE\)' | sed 's/\\-/-/g' |
+		awk -F'\t' '{ printf "%s %s %s %s %s %s\n", $1, $3, $4, $5, $6, $7 }')
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		ok "tc-airfair.8 preset table matches sch_airfair/phy_params.h"
+	else
+		not_ok "tc-airfair.8 preset table matches sch_airfair/phy_params.h" \
+			"phy_params.h:" "$want" "man page:" "$got"
+	fi
+else
+	n=$((n + 1)); lines+=("ok $n - man page preset table # SKIP no $pp")
+fi
+
+# --- 5. the plugin is found in the standard directory when installed ---------
 std=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/tc
 if [ -f "$std/q_airfair.so" ]; then
 	out=$(env -u TC_LIB_DIR $TC qdisc add dev $NODEV root airfair help 2>&1)
