@@ -1302,20 +1302,49 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
+/*
+ * iproute2 6.1's "tc class show" has no JSON writer (tc_class.c prints with
+ * fprintf), so with "tc -j" a class's options and statistics are printed by
+ * the plugin as self-contained JSON objects, one per line, between tc's own
+ * text lines: "tc -j -s class show dev wlan0 | grep '^{' | jq -s" collects
+ * them. A tc that has a JSON context for classes gets them in place.
+ */
+static bool af_json_begin(void)
+{
+	if (!json || is_json_context())
+		return false;
+	fputc('\n', stdout);
+	new_json_obj_plain(json);
+	open_json_object(NULL);
+	return true;
+}
+
+static void af_json_end(bool standalone)
+{
+	if (!standalone)
+		return;
+	close_json_object();
+	delete_json_obj_plain();
+}
+
 /* Class options: the station's static settings (flat TCA_AIRFAIR_STA_*),
  * printed as the "station" clause that would set them. */
 static int airfair_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *st[TCA_AIRFAIR_STA_MAX + 1];
+	bool sa;
 
 	if (!opt)
 		return 0;
 	parse_rtattr_nested(st, TCA_AIRFAIR_STA_MAX, opt);
+
 	if (!st[TCA_AIRFAIR_STA_ADDR])
 		return 0;
-	open_json_object("station");
+	sa = af_json_begin();
+	open_json_object("station_options");
 	af_print_station_cfg(st, true);
 	close_json_object();
+	af_json_end(sa);
 	print_string(PRINT_FP, NULL, " ", NULL);
 	return 0;
 }
@@ -1496,10 +1525,16 @@ static int airfair_print_xstats(struct qdisc_util *qu, FILE *f,
 	/* A class (station) dump is told apart by its address attribute;
 	 * TCA_AIRFAIR_STATS_* has no attribute of that number and size. */
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_ADDR], AF_ETH_ALEN) &&
-	    RTA_PAYLOAD(tb[TCA_AIRFAIR_CSTATS_ADDR]) == AF_ETH_ALEN)
+	    RTA_PAYLOAD(tb[TCA_AIRFAIR_CSTATS_ADDR]) == AF_ETH_ALEN) {
+		bool sa = af_json_begin();
+
+		open_json_object("station");
 		af_print_cstats(tb);
-	else
+		close_json_object();
+		af_json_end(sa);
+	} else {
 		af_print_gstats(tb);
+	}
 #undef AF_XMAX
 	return 0;
 }
