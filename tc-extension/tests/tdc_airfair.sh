@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# tdc-style, table-driven tests of the airfair qdisc through the stock tc,
+# run inside a guest where the sch_airfair module and q_airfair.so exist.
+# Needs only bash, tc, ip, jq. TAP on stdout and in $AF_RESULTS/tc-airfair.tap.
+# Exit: 0 all passed, 1 a failure, 4 skipped (reason printed).
+#
+# Env: AF_DEV      device to test on (default: a new dummy "afdummy0")
+#      AF_MODULE   path of sch_airfair.ko for insmod if modprobe fails
+#      TC_LIB_DIR  where tc finds q_airfair.so (default: tc's standard dir)
+#      AF_RESULTS  TAP directory (default: <repo>/build/results if writable)
+#
+# Tables (same directory): tdc_cases.txt (good: ARGS, jq predicate),
+# bad_cases.txt (rejected by tc), tdc_bad_kernel.txt (rejected by the module),
+# and ../json-keys.md (the documented JSON keys).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+TC=${TC:-tc}
+res=${AF_RESULTS:-$top/build/results}
+mkdir -p "$res" 2>/dev/null || res=/tmp
+tap=$res/tc-airfair.tap
+
+n=0 fails=0 lines=()
+ok()     { n=$((n + 1)); lines+=("ok $n - $1"); }
+not_ok() { n=$((n + 1)); fails=$((fails + 1)); lines+=("not ok $n - $1"); shift
+	   local l; while IFS= read -r l; do lines+=("#   $l"); done < <(printf '%s\n' "$@"); }
+finish() {
+	{ echo "TAP version 13"; echo "1..$n"; printf '%s\n' "${lines[@]}"
+	  echo "# $((n - fails)) passed, $fails failed"; } | tee "$tap"
+	cleanup
+	[ $fails -eq 0 ] && exit 0 || exit 1
+}
+skip_all() {
+	echo "1..0 # SKIP $*" | tee "$tap"
+	exit 4
+}
+made_dev=
+cleanup() {
+	[ -n "${DEV:-}" ] && $TC qdisc del dev "$DEV" root 2>/dev/null
+	[ -n "$made_dev" ] && ip link del "$made_dev" 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+
+for t in "$TC" ip jq; do command -v "$t" >/dev/null || skip_all "$t not found"; done
+if ! modprobe sch_airfair 2>/dev/null; then
+	if [ -n "${AF_MODULE:-}" ] && [ -f "$AF_MODULE" ]; then
+		insmod "$AF_MODULE" 2>/dev/null || grep -q '^sch_airfair ' /proc/modules ||
+			skip_all "insmod $AF_MODULE failed"
+	elif ! grep -q '^sch_airfair ' /proc/modules 2>/dev/null; then
+		skip_all "cannot load sch_airfair (modprobe failed, AF_MODULE unset)"
+	fi
+fi
+$TC qdisc add dev lo root airfair help 2>&1 | grep -q 'Usage: ... airfair' ||
+	skip_all "tc cannot load q_airfair.so (TC_LIB_DIR=${TC_LIB_DIR:-unset})"
+
+DEV=${AF_DEV:-}
+if [ -z "$DEV" ]; then
+	DEV=afdummy0
+	ip link add "$DEV" type dummy 2>/dev/null || skip_all "no dummy device (set AF_DEV)"
+	made_dev=$DEV
+fi
+ip link set "$DEV" up
+
+# --- helpers -------------------------------------------------------------
+q_json() { $TC -j qdisc show dev "$DEV" root | jq -c '.[0]'; }
+q_opts() { $TC qdisc show dev "$DEV" root | sed -n 's/^qdisc airfair [0-9a-f]*: root refcnt [0-9]* //p' | sed 's/ *$//'; }
+snapshot() { { $TC qdisc show dev "$DEV"; $TC class show dev "$DEV"; } 2>&1; }
+reset_q() { $TC qdisc del dev "$DEV" root 2>/dev/null; $TC qdisc add dev "$DEV" root airfair; }
+
+# --- 1. plugin from the standard directory ------------------------------
+std=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/tc
+if [ -f "$std/q_airfair.so" ]; then
+	if env -u TC_LIB_DIR $TC qdisc add dev "$DEV" root airfair help 2>&1 | grep -q 'Usage: ... airfair'
+	then ok "stock tc loads $std/q_airfair.so"; else not_ok "stock tc loads $std/q_airfair.so"; fi
+else
+	n=$((n + 1)); lines+=("ok $n - stock tc loads $std/q_airfair.so # SKIP not installed")
+fi
+
+# --- 2. lifecycle: add / show / change / replace / delete ----------------
+$TC qdisc del dev "$DEV" root 2>/dev/null
+if out=$($TC qdisc add dev "$DEV" root handle 1: airfair 2>&1) && [ -n "$(q_opts)" ]; then
+	ok "add with defaults: $(q_opts)"
+else not_ok "add with defaults" "$out"; fi
+defaults=$(q_opts)
+if $TC qdisc change dev "$DEV" root airfair limit 777 2>/dev/null &&
+   [ "$(q_json | jq '.options.limit')" = 777 ] &&
+   [ "$(q_opts | sed 's/limit [0-9]*//')" = "$(sed 's/limit [0-9]*//' <<<"$defaults")" ]
+then ok "change touches only the named option"; else not_ok "change touches only the named option" "$(q_opts)"; fi
+if $TC qdisc replace dev "$DEV" root airfair 2>/dev/null && [ "$(q_opts)" = "$defaults" ]
+then ok "replace resets to defaults"; else not_ok "replace resets to defaults" "$(q_opts)"; fi
+if $TC qdisc del dev "$DEV" root 2>/dev/null && ! $TC qdisc show dev "$DEV" | grep -q airfair
+then ok "delete"; else not_ok "delete"; fi
+if $TC qdisc add dev "$DEV" root airfair 2>/dev/null && ! $TC qdisc add dev "$DEV" root airfair 2>/dev/null
+then ok "second add is refused (exclusive)"; else not_ok "second add is refused"; fi
+
+# --- 3. every option: replace, change, JSON predicate, round trip -----------
+while IFS=$'\t' read -r args pred; do
+	# shellcheck disable=SC2086
+	for verb in replace change; do
+		reset_q
+		# shellcheck disable=SC2086
+		if ! out=$($TC qdisc $verb dev "$DEV" root airfair $args 2>&1); then
+			not_ok "$verb: $args" "$out"; continue
+		fi
+		js=$(q_json)
+		if ! jq -e "$pred" >/dev/null <<<"$js"; then
+			not_ok "$verb: $args" "predicate: $pred" "json: $js"; continue
+		fi
+		case $args in station\ *)
+			mac=$(awk '{print $2}' <<<"$args")
+			if ! $TC class show dev "$DEV" | grep -qi "station $mac"; then
+				not_ok "$verb: $args" "no class for $mac:" "$($TC class show dev "$DEV")"; continue
+			fi;;
+		esac
+		ok "$verb: $args"
+	done
+	# round trip: what show prints, given back, gives the same show
+	reset_q; $TC qdisc replace dev "$DEV" root airfair $args 2>/dev/null
+	shown=$(q_opts)
+	# shellcheck disable=SC2086
+	if $TC qdisc replace dev "$DEV" root airfair $shown 2>/dev/null && [ "$(q_opts)" = "$shown" ]
+	then ok "round-trip: $args"; else not_ok "round-trip: $args" "shown: $shown" "again: $(q_opts)"; fi
+done < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/tdc_cases.txt")
+
+# --- 4. bad input: a message, exit != 0, the running qdisc unchanged ------
+reset_q
+$TC qdisc change dev "$DEV" root airfair station 02:00:00:00:00:77 weight 3 2>/dev/null
+before=$(snapshot)
+check_bad() {	# check_bad REGEX ARGS
+	local want=$1 args=$2 out rc
+	# shellcheck disable=SC2086
+	out=$($TC qdisc change dev "$DEV" root airfair $args 2>&1); rc=$?
+	if [ $rc -ne 0 ] && [ -n "$out" ] && grep -Eq -- "$want" <<<"$out" &&
+	   [ "$(snapshot)" = "$before" ]; then
+		ok "rejects: $args ($(head -n1 <<<"$out"))"
+	else
+		not_ok "rejects: $args" "rc=$rc want /$want/ got: $out" \
+			"$( [ "$(snapshot)" = "$before" ] || echo 'the running qdisc CHANGED')"
+	fi
+}
+while IFS=$'\t' read -r want args; do check_bad "$want" "$args"
+done < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/bad_cases.txt")
+while IFS=$'\t' read -r want args; do check_bad "$want" "$args"
+done < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/tdc_bad_kernel.txt")
+
+# --- 5. JSON against json-keys.md ----------------------------------------
+keys() {	# keys SECTION-REGEX: backquoted first-column keys of that section's table
+	awk -v re="$1" '/^##/ { on = ($0 ~ re) } on && /^\| `/ { split($0, a, "`"); print a[2] }' \
+		"$here/../json-keys.md"
+}
+reset_q
+js=$($TC -j -s qdisc show dev "$DEV" root | jq -c '.[0]')
+for k in $(keys 'object .options.'); do
+	[ "$k" = stations ] && continue
+	if jq -e --arg k "$k" '.options | has($k)' >/dev/null <<<"$js"
+	then ok "json options.$k"; else not_ok "json options.$k missing" "$js"; fi
+done
+for k in $(keys 'global statistics'); do
+	if jq -e --arg k "$k" 'has($k) and (.[$k] | type == "number")' >/dev/null <<<"$js"
+	then ok "json stats $k"; else not_ok "json stats $k missing" "$js"; fi
+done
+# a station with traffic: static settings plus packets to its MAC
+$TC qdisc change dev "$DEV" root airfair station 02:00:00:00:00:42 weight 2 rate ht-mcs 7 loss 1% 2>/dev/null
+ip addr add 10.253.0.1/24 dev "$DEV" 2>/dev/null
+ip neigh replace 10.253.0.2 lladdr 02:00:00:00:00:42 dev "$DEV" 2>/dev/null
+ping -c 3 -i 0.2 -W 1 10.253.0.2 >/dev/null 2>&1
+cj=$($TC -j -s class show dev "$DEV" | grep '^{' | jq -s -c '[.[] | .station? | select(.) | select(.addr == "02:00:00:00:00:42")][0]')
+if [ "$cj" = null ] || [ -z "$cj" ]; then
+	not_ok "json station 02:00:00:00:00:42 found" "$($TC -j -s class show dev "$DEV")"
+else
+	for k in $(keys 'per-station statistics'); do
+		if jq -e --arg k "$k" 'has($k)' >/dev/null <<<"$cj"
+		then ok "json station.$k"; else not_ok "json station.$k missing" "$cj"; fi
+	done
+	for k in $(keys 'rate object'); do
+		if jq -e --arg k "$k" '.rate | has($k)' >/dev/null <<<"$cj"
+		then ok "json station.rate.$k"; else not_ok "json station.rate.$k missing" "$cj"; fi
+	done
+	if jq -e '.weight == 2 and .rate.mode == "ht" and .rate.mcs == 7 and .source == "static"' >/dev/null <<<"$cj"
+	then ok "json station values"; else not_ok "json station values" "$cj"; fi
+fi
+ip addr del 10.253.0.1/24 dev "$DEV" 2>/dev/null
+
+finish
