@@ -1398,7 +1398,6 @@ static void af_print_gstats(struct rtattr **tb)
 {
 	size_t i;
 
-	print_string(PRINT_FP, NULL, "%s", " ");
 	for (i = 0; i < ARRAY_SIZE(af_gstats); i++) {
 		af_print_stat(tb, &af_gstats[i]);
 		if (af_gstats[i].attr == TCA_AIRFAIR_STATS_MEMORY_USED)

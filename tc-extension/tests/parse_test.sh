@@ -95,7 +95,30 @@ while IFS= read -r args; do
 	fi
 done < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/good_cases.txt")
 
-# --- 4. the man page's preset table agrees with sch_airfair/phy_params.h -----
+# --- 4. statistics printing on a synthetic dump (tests/mkstats.c) ----------
+if [ -x "$TC_LIB_DIR/mkstats" ]; then
+	"$TC_LIB_DIR/mkstats" > "$tmp/st.nl"
+	txt=$($TC -s monitor file "$tmp/st.nl" 2>&1)
+	if grep -q 'airtime(us) 123456789012 stations' <<<"$txt" &&
+	   grep -q 'station 02:00:00:00:00:42 weight 2 rate vht-mcs 9 nss 2 bw 80 sgi (866.7Mbit) source feeder' <<<"$txt" &&
+	   grep -q 'deficit -500ns' <<<"$txt"; then ok "xstats text (qdisc and class)"
+	else not_ok "xstats text (qdisc and class)" "$txt"; fi
+	js=$($TC -j -s monitor file "$tmp/st.nl" 2>&1 | grep '^{' | jq -s -c . 2>&1)
+	keys() { awk -v re="$1" '/^##/ { on = ($0 ~ re) } on && /^\| `/ { split($0, a, "`"); print a[2] }' "$here/../json-keys.md"; }
+	miss=
+	for k in $(keys 'per-station statistics'); do
+		jq -e --arg k "$k" '.[1].station | has($k)' >/dev/null <<<"$js" || miss+=" station.$k"; done
+	for k in $(keys 'rate object'); do
+		jq -e --arg k "$k" '.[1].station.rate | has($k)' >/dev/null <<<"$js" || miss+=" rate.$k"; done
+	for k in addr weight rate loss_pct loss; do
+		jq -e --arg k "$k" '.[0].station_options | has($k)' >/dev/null <<<"$js" || miss+=" station_options.$k"; done
+	if [ -z "$miss" ]; then ok "class JSON has every documented key"
+	else not_ok "class JSON has every documented key" "missing:$miss" "$js"; fi
+else
+	n=$((n + 1)); lines+=("ok $n - xstats printing # SKIP mkstats not built")
+fi
+
+# --- 5. the man page's preset table agrees with sch_airfair/phy_params.h -----
 pp=$top/sch_airfair/phy_params.h
 if [ -f "$pp" ]; then
 	# phy_params: X(AIRFAIR_PHY_11N_2G, sifs, slot, cwmin, cwmax, ..., basic, sigext)
@@ -116,7 +139,7 @@ else
 	n=$((n + 1)); lines+=("ok $n - man page preset table # SKIP no $pp")
 fi
 
-# --- 5. the plugin is found in the standard directory when installed ---------
+# --- 6. the plugin is found in the standard directory when installed ---------
 std=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/tc
 if [ -f "$std/q_airfair.so" ]; then
 	out=$(env -u TC_LIB_DIR $TC qdisc add dev $NODEV root airfair help 2>&1)
