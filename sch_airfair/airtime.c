@@ -10,14 +10,20 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/errno.h>
+#include <linux/bits.h>
 
 #include "airtime.h"
 #include "phy_params.h"
 
 #define NS_PER_US	1000U
-#define AF_MAX_LEN	(1U << 22)	/* 4 MiB: beyond any PSDU */
+#define AF_MAX_LEN	BIT(22)		/* 4 MiB: beyond any PSDU */
 
+/*
+ * The tables of phy_params.h expand to brace initializers; each row keeps
+ * its index column, checked once by airfair_tables_ok().
+ */
 struct af_phy_row {
+	u8 phy;
 	u8 sifs_us;
 	u8 slot_us;
 	u16 cwmin;
@@ -31,21 +37,18 @@ struct af_phy_row {
 
 #define AF_PHY_ROW(p, sifs, slot, cmin, cmax, a0, a1, a2, a3, t0, t1, t2, \
 		   t3, r, basic, se) \
-	[p] = { sifs, slot, cmin, cmax, { a0, a1, a2, a3 }, \
-		{ t0, t1, t2, t3 }, r, basic, se },
-static const struct af_phy_row af_phy_rows[__AIRFAIR_PHY_MAX] = {
-	AIRFAIR_PHY_TABLE(AF_PHY_ROW)
-};
+	{ p, sifs, slot, cmin, cmax, { a0, a1, a2, a3 }, { t0, t1, t2, t3 }, \
+	  r, basic, se }
+static const struct af_phy_row af_phy_rows[] = AIRFAIR_PHY_TABLE(AF_PHY_ROW);
 
 struct af_ac_row {
+	u8 ac;
 	u8 min_shift;
 	u8 max_shift;
 };
 
-#define AF_AC_ROW(ac, mn, mx) [ac] = { mn, mx },
-static const struct af_ac_row af_ac_rows[AIRFAIR_NUM_ACS] = {
-	AIRFAIR_AC_TABLE(AF_AC_ROW)
-};
+#define AF_AC_ROW(ac, mn, mx) { ac, mn, mx }
+static const struct af_ac_row af_ac_rows[] = AIRFAIR_AC_TABLE(AF_AC_ROW);
 
 struct af_mod {
 	u8 bpscs;
@@ -53,14 +56,9 @@ struct af_mod {
 	u8 rden;
 };
 
-#define AF_MOD_ROW(b, n, d) { b, n, d },
-static const struct af_mod af_ofdm_mods[] = {
-	AIRFAIR_OFDM_TABLE(AF_MOD_ROW)
-};
-
-static const struct af_mod af_mcs_mods[] = {
-	AIRFAIR_MCS_TABLE(AF_MOD_ROW)
-};
+#define AF_MOD_ROW(b, n, d) { b, n, d }
+static const struct af_mod af_ofdm_mods[] = AIRFAIR_OFDM_TABLE(AF_MOD_ROW);
+static const struct af_mod af_mcs_mods[] = AIRFAIR_MCS_TABLE(AF_MOD_ROW);
 
 struct af_dsss {
 	u8 bits;
@@ -68,26 +66,26 @@ struct af_dsss {
 	u8 short_ok;
 };
 
-#define AF_DSSS_ROW(b, c, s) { b, c, s },
-static const struct af_dsss af_dsss_rows[] = {
-	AIRFAIR_DSSS_TABLE(AF_DSSS_ROW)
-};
+#define AF_DSSS_ROW(b, c, s) { b, c, s }
+static const struct af_dsss af_dsss_rows[] = AIRFAIR_DSSS_TABLE(AF_DSSS_ROW);
 
 struct af_nsd {
+	u8 bw;
 	u16 ht;
 	u16 vht;
 	u16 he;
 };
 
-#define AF_NSD_ROW(bw, ht, vht, he) [bw] = { ht, vht, he },
-static const struct af_nsd af_nsd_rows[__AIRFAIR_BW_MAX] = {
-	AIRFAIR_NSD_TABLE(AF_NSD_ROW)
+#define AF_NSD_ROW(bw, ht, vht, he) { bw, ht, vht, he }
+static const struct af_nsd af_nsd_rows[] = AIRFAIR_NSD_TABLE(AF_NSD_ROW);
+
+struct af_nltf {
+	u8 nss;
+	u8 nltf;
 };
 
-#define AF_NLTF_ROW(nss, n) [nss] = n,
-static const u8 af_nltf[AIRFAIR_P_MAX_NSS + 1] = {
-	AIRFAIR_NLTF_TABLE(AF_NLTF_ROW)
-};
+#define AF_NLTF_ROW(nss, n) { nss, n }
+static const struct af_nltf af_nltf_rows[] = AIRFAIR_NLTF_TABLE(AF_NLTF_ROW);
 
 struct af_vht_excl {
 	u8 bw;
@@ -95,10 +93,9 @@ struct af_vht_excl {
 	u8 nss;
 };
 
-#define AF_VHTX_ROW(bw, mcs, nss) { bw, mcs, nss },
-static const struct af_vht_excl af_vht_excl_rows[] = {
-	AIRFAIR_VHT_EXCLUDED_TABLE(AF_VHTX_ROW)
-};
+#define AF_VHTX_ROW(bw, mcs, nss) { bw, mcs, nss }
+static const struct af_vht_excl af_vht_excl_rows[] =
+	AIRFAIR_VHT_EXCLUDED_TABLE(AF_VHTX_ROW);
 
 struct af_he_gi {
 	u8 gi;
@@ -106,10 +103,39 @@ struct af_he_gi {
 	u16 ltf_ns;
 };
 
-#define AF_HEGI_ROW(gi, gns, lns) { gi, gns, lns },
-static const struct af_he_gi af_he_gi_rows[] = {
-	AIRFAIR_HE_GI_TABLE(AF_HEGI_ROW)
-};
+#define AF_HEGI_ROW(gi, gns, lns) { gi, gns, lns }
+static const struct af_he_gi af_he_gi_rows[] = AIRFAIR_HE_GI_TABLE(AF_HEGI_ROW);
+
+/* Every indexed table has one row per index, in index order. */
+static bool af_tables_ok(void)
+{
+	u32 i;
+
+	if (ARRAY_SIZE(af_phy_rows) != __AIRFAIR_PHY_MAX ||
+	    ARRAY_SIZE(af_ac_rows) != AIRFAIR_NUM_ACS ||
+	    ARRAY_SIZE(af_nsd_rows) != __AIRFAIR_BW_MAX ||
+	    ARRAY_SIZE(af_nltf_rows) != AIRFAIR_P_MAX_NSS ||
+	    ARRAY_SIZE(af_mcs_mods) != AIRFAIR_P_HE_MAX_MCS + 1)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(af_phy_rows); i++)
+		if (af_phy_rows[i].phy != i)
+			return false;
+	for (i = 0; i < ARRAY_SIZE(af_ac_rows); i++)
+		if (af_ac_rows[i].ac != i)
+			return false;
+	for (i = 0; i < ARRAY_SIZE(af_nsd_rows); i++)
+		if (af_nsd_rows[i].bw != i)
+			return false;
+	for (i = 0; i < ARRAY_SIZE(af_nltf_rows); i++)
+		if (af_nltf_rows[i].nss != i + 1)
+			return false;
+	return true;
+}
+
+static u32 af_nltf(u32 nss)
+{
+	return af_nltf_rows[nss - 1].nltf;
+}
 
 enum af_kind { AF_DSSS, AF_OFDM, AF_HT, AF_VHT, AF_HE };
 
@@ -233,7 +259,7 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 		x->nes = x->ndbps * (1000000U / AIRFAIR_P_SYM_LGI_NS) >
 			 AIRFAIR_P_HT_ENC_MBPS * 1000U ? 2 : 1;
 		x->pre_ns = (AIRFAIR_P_HT_PREAMBLE_US +
-			     AIRFAIR_P_HT_LTF_US * af_nltf[nss]) * NS_PER_US;
+			     AIRFAIR_P_HT_LTF_US * af_nltf(nss)) * NS_PER_US;
 		if (r->flags & AIRFAIR_RATE_F_ERP)
 			x->sigext_ns = AIRFAIR_P_SIGEXT_US * NS_PER_US;
 		return 0;
@@ -256,7 +282,7 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 		while (x->ndbps % x->nes || x->ncbps % x->nes)
 			x->nes++;
 		x->pre_ns = (AIRFAIR_P_VHT_PREAMBLE_US +
-			     AIRFAIR_P_VHT_LTF_US * af_nltf[r->nss]) * NS_PER_US;
+			     AIRFAIR_P_VHT_LTF_US * af_nltf(r->nss)) * NS_PER_US;
 		return 0;
 	case AIRFAIR_MODE_HE:
 		if (r->mcs > AIRFAIR_P_HE_MAX_MCS || !r->nss ||
@@ -273,7 +299,7 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 			   r->nss);
 		x->sym_ns = AIRFAIR_P_HE_SYM_NS + af_he_gi_rows[i].gi_ns;
 		x->pre_ns = AIRFAIR_P_HE_PREAMBLE_US * NS_PER_US +
-			    af_nltf[r->nss] * af_he_gi_rows[i].ltf_ns;
+			    af_nltf(r->nss) * af_he_gi_rows[i].ltf_ns;
 		if (r->flags & AIRFAIR_RATE_F_ERP)
 			x->sigext_ns = AIRFAIR_P_SIGEXT_US * NS_PER_US;
 		return 0;
@@ -343,7 +369,7 @@ int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t)
 	const struct af_phy_row *p;
 	int ac;
 
-	if ((unsigned int)phy >= __AIRFAIR_PHY_MAX || !t)
+	if ((unsigned int)phy >= __AIRFAIR_PHY_MAX || !t || !af_tables_ok())
 		return -EINVAL;
 	p = &af_phy_rows[phy];
 	*t = (struct airfair_timing){ 0 };

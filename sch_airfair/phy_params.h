@@ -9,9 +9,11 @@
  * testbed/airtime_ref.py, which parses THIS file.
  *
  * Format rules (the Python parser depends on them):
- *  - each table is "#define AIRFAIR_<NAME>_TABLE(X)" followed by one
- *    "X(...)" row per line, integer literals or AIRFAIR_PHY_* names only;
- *  - the line "@cols <NAME>: a b c" in a comment names the columns;
+ *  - each table is "#define AIRFAIR_<NAME>_TABLE(X) { \" followed by one
+ *    "X(...)," row per line (integer literals or AIRFAIR_PHY_* names
+ *    only) and a closing "}": a brace initializer, rows in index order;
+ *  - "@cols <NAME>: a b c" comment lines name the columns (repeated
+ *    lines for one table concatenate);
  *  - scalar constants are "#define AIRFAIR_P_<NAME> <integer>".
  * Times are in microseconds (_us) or nanoseconds (_ns) as suffixed.
  */
@@ -27,17 +29,19 @@
  * basic is the control-response rate for ACK/BlockAck in 100 kbit/s.
  * sigext is the signal extension after OFDM PPDUs in 2.4 GHz.
  *
- * @cols PHY: phy sifs_us slot_us cwmin cwmax aifsn_vo aifsn_vi aifsn_be aifsn_bk txop_vo txop_vi txop_be txop_bk retries basic sigext_us
+ * @cols PHY: phy sifs_us slot_us cwmin cwmax aifsn_vo aifsn_vi aifsn_be
+ * @cols PHY: aifsn_bk txop_vo txop_vi txop_be txop_bk retries basic sigext_us
  */
-#define AIRFAIR_PHY_TABLE(X) \
-	X(AIRFAIR_PHY_11B,     10, 20, 31, 1023, 2, 2, 3, 7, 3264, 6016, 0, 0, 6, 10, 0) \
-	X(AIRFAIR_PHY_11A,     16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0) \
-	X(AIRFAIR_PHY_11G,     10,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 6) \
-	X(AIRFAIR_PHY_11N_2G,  10,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 6) \
-	X(AIRFAIR_PHY_11N_5G,  16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0) \
-	X(AIRFAIR_PHY_11AC,    16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0) \
-	X(AIRFAIR_PHY_11AX_2G, 10,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 6) \
-	X(AIRFAIR_PHY_11AX_5G, 16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0)
+#define AIRFAIR_PHY_TABLE(X) { \
+	X(AIRFAIR_PHY_11B,     10, 20, 31, 1023, 2, 2, 3, 7, 3264, 6016, 0, 0, 6, 10, 0), \
+	X(AIRFAIR_PHY_11A,     16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0), \
+	X(AIRFAIR_PHY_11G,     10,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 6), \
+	X(AIRFAIR_PHY_11N_2G,  10,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 6), \
+	X(AIRFAIR_PHY_11N_5G,  16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0), \
+	X(AIRFAIR_PHY_11AC,    16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0), \
+	X(AIRFAIR_PHY_11AX_2G, 10,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 6), \
+	X(AIRFAIR_PHY_11AX_5G, 16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0), \
+}
 
 /*
  * EDCA contention windows per AC (table 9-155), VO, VI, BE, BK order:
@@ -46,11 +50,12 @@
  *
  * @cols AC: ac min_shift max_shift
  */
-#define AIRFAIR_AC_TABLE(X) \
-	X(0, 2, 1) \
-	X(1, 1, 0) \
-	X(2, 0, 15) \
-	X(3, 0, 15)
+#define AIRFAIR_AC_TABLE(X) { \
+	X(0, 2, 1), \
+	X(1, 1, 0), \
+	X(2, 0, 15), \
+	X(3, 0, 15), \
+}
 
 /* Frame sizes in bytes. */
 #define AIRFAIR_P_ACK_LEN	14	/* ACK: FC, duration, RA, FCS */
@@ -79,11 +84,12 @@
  *
  * @cols DSSS: bits chips short
  */
-#define AIRFAIR_DSSS_TABLE(X) \
-	X(1, 11, 0) \
-	X(2, 11, 1) \
-	X(4, 8, 1) \
-	X(8, 8, 1)
+#define AIRFAIR_DSSS_TABLE(X) { \
+	X(1, 11, 0), \
+	X(2, 11, 1), \
+	X(4, 8, 1), \
+	X(8, 8, 1), \
+}
 
 /* OFDM (clause 17): preamble 16 us + SIGNAL 4 us, 4 us symbols, 48 data subcarriers. */
 #define AIRFAIR_P_OFDM_PREAMBLE_US	20
@@ -97,30 +103,32 @@
  * @cols OFDM: bpscs rnum rden
  * @cols MCS: bpscs rnum rden
  */
-#define AIRFAIR_OFDM_TABLE(X) \
-	X(1, 1, 2) \
-	X(1, 3, 4) \
-	X(2, 1, 2) \
-	X(2, 3, 4) \
-	X(4, 1, 2) \
-	X(4, 3, 4) \
-	X(6, 2, 3) \
-	X(6, 3, 4)
+#define AIRFAIR_OFDM_TABLE(X) { \
+	X(1, 1, 2), \
+	X(1, 3, 4), \
+	X(2, 1, 2), \
+	X(2, 3, 4), \
+	X(4, 1, 2), \
+	X(4, 3, 4), \
+	X(6, 2, 3), \
+	X(6, 3, 4), \
+}
 
 /* HT uses rows 0-7 (mcs % 8), VHT 0-9, HE 0-11. */
-#define AIRFAIR_MCS_TABLE(X) \
-	X(1, 1, 2) \
-	X(2, 1, 2) \
-	X(2, 3, 4) \
-	X(4, 1, 2) \
-	X(4, 3, 4) \
-	X(6, 2, 3) \
-	X(6, 3, 4) \
-	X(6, 5, 6) \
-	X(8, 3, 4) \
-	X(8, 5, 6) \
-	X(10, 3, 4) \
-	X(10, 5, 6)
+#define AIRFAIR_MCS_TABLE(X) { \
+	X(1, 1, 2), \
+	X(2, 1, 2), \
+	X(2, 3, 4), \
+	X(4, 1, 2), \
+	X(4, 3, 4), \
+	X(6, 2, 3), \
+	X(6, 3, 4), \
+	X(6, 5, 6), \
+	X(8, 3, 4), \
+	X(8, 5, 6), \
+	X(10, 3, 4), \
+	X(10, 5, 6), \
+}
 
 #define AIRFAIR_P_HT_MAX_MCS	31
 #define AIRFAIR_P_HT_MAX_NSS	4
@@ -134,23 +142,25 @@
  *
  * @cols NSD: bw ht vht he
  */
-#define AIRFAIR_NSD_TABLE(X) \
-	X(0, 52, 52, 234) \
-	X(1, 108, 108, 468) \
-	X(2, 0, 234, 980) \
-	X(3, 0, 468, 1960)
+#define AIRFAIR_NSD_TABLE(X) { \
+	X(0, 52, 52, 234), \
+	X(1, 108, 108, 468), \
+	X(2, 0, 234, 980), \
+	X(3, 0, 468, 1960), \
+}
 
 /* Number of long training fields per NSS 1..8 (HT, VHT, HE alike). */
 /* @cols NLTF: nss nltf */
-#define AIRFAIR_NLTF_TABLE(X) \
-	X(1, 1) \
-	X(2, 2) \
-	X(3, 4) \
-	X(4, 4) \
-	X(5, 6) \
-	X(6, 6) \
-	X(7, 8) \
-	X(8, 8)
+#define AIRFAIR_NLTF_TABLE(X) { \
+	X(1, 1), \
+	X(2, 2), \
+	X(3, 4), \
+	X(4, 4), \
+	X(5, 6), \
+	X(6, 6), \
+	X(7, 8), \
+	X(8, 8), \
+}
 
 /*
  * HT mixed format (19.3): L-STF 8 + L-LTF 8 + L-SIG 4 + HT-SIG 8 +
@@ -179,17 +189,18 @@
  *
  * @cols VHTX: bw mcs nss
  */
-#define AIRFAIR_VHT_EXCLUDED_TABLE(X) \
-	X(0, 9, 1) \
-	X(0, 9, 2) \
-	X(0, 9, 4) \
-	X(0, 9, 5) \
-	X(0, 9, 7) \
-	X(0, 9, 8) \
-	X(2, 6, 3) \
-	X(2, 6, 7) \
-	X(2, 9, 6) \
-	X(3, 9, 3)
+#define AIRFAIR_VHT_EXCLUDED_TABLE(X) { \
+	X(0, 9, 1), \
+	X(0, 9, 2), \
+	X(0, 9, 4), \
+	X(0, 9, 5), \
+	X(0, 9, 7), \
+	X(0, 9, 8), \
+	X(2, 6, 3), \
+	X(2, 6, 7), \
+	X(2, 9, 6), \
+	X(3, 9, 3), \
+}
 
 /*
  * HE SU PPDU (27.3): L-STF 8 + L-LTF 8 + L-SIG 4 + RL-SIG 4 +
@@ -201,9 +212,10 @@
  */
 #define AIRFAIR_P_HE_PREAMBLE_US	36
 #define AIRFAIR_P_HE_SYM_NS		12800
-#define AIRFAIR_HE_GI_TABLE(X) \
-	X(0, 800, 7200) \
-	X(2, 1600, 8000) \
-	X(3, 3200, 16000)
+#define AIRFAIR_HE_GI_TABLE(X) { \
+	X(0, 800, 7200), \
+	X(2, 1600, 8000), \
+	X(3, 3200, 16000), \
+}
 
 #endif /* _SCH_AIRFAIR_PHY_PARAMS_H */

@@ -34,14 +34,15 @@ def parse_params(path=PHY_PARAMS):
     cols = {}
     for m in re.finditer(r'@cols\s+(\w+):\s*([\w ]+?)\s*(?:\*/)?$', text,
                          re.M):
-        cols[m.group(1)] = m.group(2).split()
+        cols.setdefault(m.group(1), []).extend(m.group(2).split())
     # table name in the #define vs @cols name
     names = {'PHY': 'PHY', 'AC': 'AC', 'DSSS': 'DSSS', 'OFDM': 'OFDM',
              'MCS': 'MCS', 'NSD': 'NSD', 'NLTF': 'NLTF',
              'VHT_EXCLUDED': 'VHTX', 'HE_GI': 'HEGI'}
     tables = {}
-    for m in re.finditer(r'^#define\s+AIRFAIR_(\w+)_TABLE\(X\)\s*\\\n'
-                         r'((?:[ \t]*X\([^)]*\)[ \t]*\\?\n)+)', text, re.M):
+    for m in re.finditer(r'^#define\s+AIRFAIR_(\w+)_TABLE\(X\)\s*\{\s*\\\n'
+                         r'((?:[ \t]*X\([^)]*\),?[ \t]*\\\n)+)\}', text,
+                         re.M):
         name = m.group(1)
         colnames = cols[names[name]]
         rows = []
