@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * airfair-medium: discrete-event DCF/EDCA engine (see docs/medium.md).
+ *
+ * Model, per channel (one contention domain per centre frequency):
+ *  - every radio has one EDCA function per AC with its own queue, CW,
+ *    backoff counter and retry counter;
+ *  - when the medium goes idle at T, an AC with a pending backoff counts
+ *    down on the slot grid T + SIFS + AIFSN*slot + k*slot; a frame arriving
+ *    at an empty AC whose backoff already ran out transmits at the next grid
+ *    point after AIFS (post-backoff rule);
+ *  - the smallest transmit time wins; every AC reaching zero in the same slot
+ *    transmits too: two or more radios => collision (all fail); two ACs of
+ *    one radio => internal collision (higher AC sends, lower ones back off
+ *    as if they had collided);
+ *  - the others freeze with the slots already counted subtracted;
+ *  - success: SIFS + ACK at the control rate; failure (collision or channel
+ *    loss): the sender waits the same SIFS + ACK time (ACK timeout), then
+ *    doubles CW up to CWmax; after the attempt budget the frame is dropped;
+ *    CW resets on success and on drop;
+ *  - TXOP: after a success, if the AC has a TXOP limit and the next frame's
+ *    exchange fits, it follows after SIFS without backoff.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+static uint64_t rng_next(struct medium *m)
+{
+	/* xorshift64* */
+	uint64_t x = m->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	m->rng = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+double med_rand(struct medium *m)
+{
+	return (rng_next(m) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int rand_slots(struct medium *m, int cw)
+{
+	return (int)(rng_next(m) % (uint64_t)(cw + 1));
+}
+
+void med_init(struct medium *m, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	/* splitmix the seed so that small seeds give good streams */
+	seed += 0x9E3779B97F4A7C15ULL;
+	seed = (seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	seed = (seed ^ (seed >> 27)) * 0x94D049BB133111EBULL;
+	m->rng = (seed ^ (seed >> 31)) | 1;
+	m->qlimit = 100;
+	for (int i = 0; i < MED_MAX_RADIOS; i++)
+		m->radio[i].chan = -1;
+}
+
+void med_default_edca(const struct airfair_timing *t, int ac, struct med_edca *p)
+{
+	p->aifsn = t->aifsn[ac];
+	p->cwmin = airfair_ac_cwmin(t, ac);
+	p->cwmax = airfair_ac_cwmax(t, ac);
+	p->txop_us = t->txop_us[ac];
+}
+
+int med_chan_get(struct medium *m, uint32_t freq)
+{
+	struct med_chan *c;
+	int i;
+
+	for (i = 0; i < m->nchan; i++)
+		if (m->chan[i].freq == freq)
+			return i;
+	if (m->nchan == MED_MAX_CHANS)
+		return 0;
+	c = &m->chan[m->nchan];
+	memset(c, 0, sizeof(*c));
+	c->freq = freq;
+	c->phy = m->phy_for ? m->phy_for(m->ctx, freq) :
+		 (freq < 3000 ? AIRFAIR_PHY_11G : AIRFAIR_PHY_11A);
+	airfair_timing_preset(c->phy, &c->t);
+	c->idle_start = m->now;
+	MED_LOG(m, 1, "chan %u MHz: phy %d sifs %u slot %u cw %u..%u\n", freq, c->phy,
+		c->t.sifs_us, c->t.slot_us, c->t.cwmin, c->t.cwmax);
+	return m->nchan++;
+}
+
+static void ac_setup(struct medium *m, int r, int chan)
+{
+	struct med_radio *rd = &m->radio[r];
+
+	rd->chan = chan;
+	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+		struct med_ac *a = &rd->ac[ac];
+
+		med_default_edca(&m->chan[chan].t, ac, &a->p);
+		if (m->edca_for && m->edca_for(m->ctx, r, ac, &a->p))
+			MED_LOG(m, 1, "radio %d ac %d: EDCA override aifsn %u cw %u..%u txop %u us\n",
+				r, ac, a->p.aifsn, a->p.cwmin, a->p.cwmax, a->p.txop_us);
+		a->cw = a->p.cwmin;
+		a->retry = 0;
+	}
+}
+
+void med_radio_add(struct medium *m, int idx)
+{
+	struct med_radio *rd;
+
+	if (idx < 0 || idx >= MED_MAX_RADIOS || m->radio[idx].present)
+		return;
+	rd = &m->radio[idx];
+	memset(rd, 0, sizeof(*rd));
+	rd->present = true;
+	rd->chan = -1;
+	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+		rd->ac[ac].backoff = -1;
+	MED_LOG(m, 1, "radio %d added\n", idx);
+}
+
+static struct med_frame *ac_pop(struct med_ac *a)
+{
+	struct med_frame *f = a->head;
+
+	if (f) {
+		a->head = f->next;
+		if (!a->head)
+			a->tail = NULL;
+		a->qlen--;
+		f->next = NULL;
+	}
+	return f;
+}
+
+void med_radio_del(struct medium *m, int idx)
+{
+	struct med_radio *rd;
+
+	if (idx < 0 || idx >= MED_MAX_RADIOS || !m->radio[idx].present)
+		return;
+	rd = &m->radio[idx];
+	/* a transmission in flight keeps its frame until it ends; drop the rest */
+	for (int c = 0; c < m->nchan; c++)
+		for (int i = 0; i < m->chan[c].ntx; i++)
+			if (m->chan[c].tx[i].radio == idx)
+				m->chan[c].tx[i].f = NULL;	/* caller frees via queue flush below */
+	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+		struct med_frame *f;
+
+		while ((f = ac_pop(&rd->ac[ac]))) {
+			f->acked = false;
+			f->dropped = true;
+			if (m->done)
+				m->done(m->ctx, f);
+		}
+	}
+	rd->present = false;
+	MED_LOG(m, 1, "radio %d removed\n", idx);
+}
+
+static int radio_qlen(struct med_radio *rd)
+{
+	int n = 0;
+
+	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+		n += rd->ac[ac].qlen;
+	return n;
+}
+
+static uint64_t aifs_ns(const struct med_chan *c, const struct med_ac *a)
+{
+	return (uint64_t)(c->t.sifs_us + a->p.aifsn * c->t.slot_us) * 1000;
+}
+
+/* Put an AC that has a frame and a backoff on the slot grid of channel c. */
+static void ac_arm(struct medium *m, struct med_chan *c, struct med_ac *a)
+{
+	uint64_t start, slot = c->t.slot_us * 1000ULL;
+
+	if (c->busy)
+		return;		/* armed when the medium goes idle */
+	start = c->idle_start + aifs_ns(c, a);
+	if (m->now > start)
+		start += (m->now - start + slot - 1) / slot * slot;
+	a->resume_ns = start;
+}
+
+bool med_enqueue(struct medium *m, struct med_frame *f)
+{
+	struct med_radio *rd;
+	struct med_ac *a;
+	int ch;
+
+	if (f->src < 0 || f->src >= MED_MAX_RADIOS)
+		return false;
+	if (!m->radio[f->src].present)
+		med_radio_add(m, f->src);
+	rd = &m->radio[f->src];
+	f->enq_ns = m->now;
+	f->next = NULL;
+	f->attempts = 0;
+	memset(f->used, 0, sizeof(f->used));
+	if (radio_qlen(rd) >= m->qlimit) {
+		int dst = f->dst >= 0 ? f->dst : MED_BCAST;
+
+		m->cell[f->src][dst][f->ac].qdrops++;
+		f->dropped = true;
+		MED_LOG(m, 2, "radio %d ac %d: queue full, drop cookie %llu\n", f->src, f->ac,
+			(unsigned long long)f->cookie);
+		return false;
+	}
+	ch = med_chan_get(m, f->freq);
+	if (rd->chan != ch)
+		ac_setup(m, f->src, ch);
+	a = &rd->ac[f->ac];
+	if (a->tail)
+		a->tail->next = f;
+	else
+		a->head = f;
+	a->tail = f;
+	a->qlen++;
+	if (a->qlen == 1) {
+		/* post-backoff over: may send after AIFS if idle; if busy, draw one */
+		if (a->backoff < 0)
+			a->backoff = m->chan[ch].busy ? rand_slots(m, a->cw) : 0;
+		a->contend_since = m->now;
+		ac_arm(m, &m->chan[ch], a);
+	}
+	MED_LOG(m, 3, "radio %d ac %d: enqueue cookie %llu len %u dst %d qlen %d\n", f->src,
+		f->ac, (unsigned long long)f->cookie, f->len, f->dst, a->qlen);
+	return true;
+}
+
+static uint64_t ac_tx_time(const struct med_chan *c, const struct med_ac *a)
+{
+	return a->resume_ns + (uint64_t)a->backoff * c->t.slot_us * 1000;
+}
+
+/* The rate slot to use for the next attempt, -1 if the budget is spent. */
+static int next_rate(struct medium *m, struct med_frame *f)
+{
+	int total = 0;
+
+	for (int i = 0; i < f->nrates; i++)
+		total += f->count[i];
+	if (m->retry_limit && total > m->retry_limit)
+		total = m->retry_limit;
+	if (f->attempts >= total)
+		return -1;
+	for (int i = 0; i < f->nrates; i++)
+		if (f->used[i] < f->count[i])
+			return i;
+	return -1;
+}
+
+static uint64_t chan_next(struct medium *m, int ci)
+{
+	struct med_chan *c = &m->chan[ci];
+	uint64_t best = UINT64_MAX;
+
+	if (c->busy)
+		return c->busy_end;
+	for (int r = 0; r < MED_MAX_RADIOS; r++) {
+		struct med_radio *rd = &m->radio[r];
+
+		if (!rd->present || rd->chan != ci)
+			continue;
+		for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+			struct med_ac *a = &rd->ac[ac];
+
+			if (a->head && a->backoff >= 0) {
+				uint64_t t = ac_tx_time(c, a);
+
+				if (t < best)
+					best = t;
+			}
+		}
+	}
+	return best;
+}
+
+uint64_t med_next_event(struct medium *m)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < m->nchan; i++) {
+		uint64_t t = chan_next(m, i);
+
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+static void begin_attempt(struct medium *m, struct med_chan *c, int r, int ac)
+{
+	struct med_tx *tx = &c->tx[c->ntx++];
+	struct med_frame *f = m->radio[r].ac[ac].head;
+	int ri = next_rate(m, f);
+
+	if (ri < 0)
+		ri = f->nrates - 1;	/* cannot happen: frames leave when spent */
+	memset(tx, 0, sizeof(*tx));
+	tx->f = f;
+	tx->radio = r;
+	tx->ac = ac;
+	tx->rate_i = ri;
+	f->used[ri]++;
+	f->attempts++;
+	tx->ppdu_ns = airfair_ppdu_ns(&f->rate[ri], f->len + 4);
+	tx->resp_ns = f->no_ack ? 0 :
+		(uint64_t)c->t.sifs_us * 1000 + airfair_ctrl_ns(&c->t, c->t.ack_len);
+}
+
+/* Outcomes and airtime of the attempts in c->tx[], which all start at ts. */
+static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
+{
+	struct med_chan *c = &m->chan[ci];
+	uint64_t end = 0;
+
+	c->idle_ns += idle;
+	for (int i = 0; i < c->ntx; i++) {
+		struct med_tx *tx = &c->tx[i];
+		uint64_t e = tx->ppdu_ns + tx->resp_ns;
+
+		if (e > end)
+			end = e;
+	}
+	for (int i = 0; i < c->ntx; i++) {
+		struct med_tx *tx = &c->tx[i];
+		struct med_frame *f = tx->f;
+		int dst = f->dst >= 0 ? f->dst : MED_BCAST;
+		struct med_cell *cell = &m->cell[tx->radio][dst][tx->ac];
+		int sig = 0;
+
+		cell->idle_ns += idle / c->ntx;
+		cell->attempts++;
+		if (c->ntx > 1) {
+			tx->ok = false;
+			cell->collisions++;
+			cell->coll_ns += end;
+		} else if (f->no_ack || f->dst == MED_BCAST) {
+			tx->ok = true;	/* per-receiver loss decided at delivery */
+		} else if (f->dst < 0) {
+			tx->ok = false;	/* nobody will ACK */
+			cell->lost_ns += tx->ppdu_ns + tx->resp_ns;
+		} else {
+			tx->per = m->per ? m->per(m->ctx, tx->radio, f->dst, &f->rate[tx->rate_i],
+						  f->len + 4, &sig) : 0.0;
+			tx->ok = med_rand(m) >= tx->per;
+			f->signal = sig;
+			if (!tx->ok)
+				cell->lost_ns += tx->ppdu_ns + tx->resp_ns;
+		}
+		MED_LOG(m, 2, "chan %u: radio %d ac %d tx cookie %llu attempt %d rate#%d len %u "
+			"ppdu %.1f us idle %.1f us -> %s (per %.3f)\n", c->freq, tx->radio, tx->ac,
+			(unsigned long long)f->cookie, f->attempts, tx->rate_i, f->len,
+			tx->ppdu_ns / 1000.0, idle / 1000.0,
+			c->ntx > 1 ? "COLLISION" : tx->ok ? "ok" : "lost", tx->per);
+	}
+	c->busy = true;
+	c->busy_start = ts;
+	c->busy_end = ts + end;
+}
+
+static void start_tx(struct medium *m, int ci, uint64_t ts)
+{
+	struct med_chan *c = &m->chan[ci];
+	uint64_t slot = c->t.slot_us * 1000ULL;
+
+	c->ntx = 0;
+	for (int r = 0; r < MED_MAX_RADIOS; r++) {
+		struct med_radio *rd = &m->radio[r];
+		int sent = -1;
+
+		if (!rd->present || rd->chan != ci)
+			continue;
+		for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+			struct med_ac *a = &rd->ac[ac];
+
+			if (!a->head || a->backoff < 0)
+				continue;
+			if (ac_tx_time(c, a) == ts) {
+				if (sent < 0) {
+					sent = ac;
+					a->txop_start_ns = ts;
+					continue;
+				}
+				/* internal collision: lower-priority AC backs off */
+				a->retry++;
+				a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
+				a->backoff = rand_slots(m, a->cw);
+				a->resume_ns = ts + slot;
+				MED_LOG(m, 2, "radio %d: internal collision, ac %d yields to ac %d, cw %u\n",
+					r, ac, sent, a->cw);
+			} else if (ts > a->resume_ns) {
+				a->backoff -= (int)((ts - a->resume_ns) / slot);
+				if (a->backoff < 1)
+					a->backoff = 1;	/* off-grid arrival rounding */
+			}
+		}
+		if (sent >= 0)
+			begin_attempt(m, c, r, sent);
+	}
+	launch(m, ci, ts, ts - c->idle_start);
+}
+
+static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx, bool acked)
+{
+	struct med_frame *f = tx->f;
+	struct med_ac *a = &m->radio[tx->radio].ac[tx->ac];
+
+	ac_pop(a);
+	f->acked = acked;
+	a->retry = 0;
+	a->cw = a->p.cwmin;
+	a->backoff = rand_slots(m, a->cw);	/* post-backoff */
+	if (m->done)
+		m->done(m->ctx, f);
+	(void)c;
+}
+
+static void deliver(struct medium *m, struct med_chan *c, struct med_tx *tx)
+{
+	struct med_frame *f = tx->f;
+
+	if (f->dst >= 0 && f->dst != MED_BCAST) {
+		if (m->rx && m->radio[f->dst].present)
+			m->rx(m->ctx, f, f->dst, f->signal);
+		return;
+	}
+	for (int r = 0; r < MED_MAX_RADIOS; r++) {
+		int sig = 0;
+		double per;
+
+		if (r == tx->radio || !m->radio[r].present)
+			continue;
+		per = m->per ? m->per(m->ctx, tx->radio, r, &f->rate[tx->rate_i], f->len + 4, &sig)
+			     : 0.0;
+		if (med_rand(m) < per) {
+			MED_LOG(m, 3, "group frame cookie %llu lost at radio %d (per %.3f)\n",
+				(unsigned long long)f->cookie, r, per);
+			continue;
+		}
+		if (m->rx)
+			m->rx(m->ctx, f, r, sig);
+	}
+	(void)c;
+}
+
+static void end_tx(struct medium *m, int ci)
+{
+	struct med_chan *c = &m->chan[ci];
+	int cont_r = -1, cont_ac = -1;
+	bool cont = false;
+	uint64_t end = c->busy_end;
+
+	for (int i = 0; i < c->ntx; i++) {
+		struct med_tx *tx = &c->tx[i];
+		struct med_frame *f = tx->f;
+		struct med_ac *a;
+		int dst;
+		struct med_cell *cell;
+
+		if (!f)
+			continue;	/* its radio went away */
+		a = &m->radio[tx->radio].ac[tx->ac];
+		dst = f->dst >= 0 ? f->dst : MED_BCAST;
+		cell = &m->cell[tx->radio][dst][tx->ac];
+		if (tx->ok) {
+			cell->data_ns += tx->ppdu_ns;
+			cell->ovh_ns += tx->resp_ns;
+			cell->frames++;
+			cell->bytes += f->len;
+			deliver(m, c, tx);
+			MED_LOG(m, 2, "radio %d ac %d: cookie %llu done after %d attempt(s)%s\n",
+				tx->radio, tx->ac, (unsigned long long)f->cookie, f->attempts,
+				f->no_ack || dst == MED_BCAST ? " (no ack)" : ", acked");
+			if (a->p.txop_us && c->ntx == 1) {
+				/* TXOP: may the next frame follow after SIFS? */
+				frame_finish(m, c, tx, true);
+				if (a->head && next_rate(m, a->head) >= 0) {
+					struct med_frame *n = a->head;
+					int ri = next_rate(m, n);
+					uint64_t need = (uint64_t)c->t.sifs_us * 1000 +
+						airfair_ppdu_ns(&n->rate[ri], n->len + 4) +
+						(n->no_ack ? 0 : (uint64_t)c->t.sifs_us * 1000 +
+						 airfair_ctrl_ns(&c->t, c->t.ack_len));
+
+					if (end - a->txop_start_ns + need <= (uint64_t)a->p.txop_us * 1000) {
+						cont = true;
+						cont_r = tx->radio;
+						cont_ac = tx->ac;
+					}
+				}
+			} else {
+				frame_finish(m, c, tx, true);
+			}
+		} else {
+			a->retry++;
+			if (next_rate(m, f) < 0) {
+				cell->failures++;
+				MED_LOG(m, 2, "radio %d ac %d: cookie %llu dropped after %d attempts\n",
+					tx->radio, tx->ac, (unsigned long long)f->cookie, f->attempts);
+				frame_finish(m, c, tx, false);
+			} else {
+				a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
+				a->backoff = rand_slots(m, a->cw);
+				MED_LOG(m, 3, "radio %d ac %d: retry %d, cw %u, backoff %d\n", tx->radio,
+					tx->ac, a->retry, a->cw, a->backoff);
+			}
+		}
+	}
+	c->busy_ns += end - c->busy_start;
+	c->ntx = 0;
+	c->busy = false;
+	if (cont) {
+		/* SIFS gap, then the next frame of the same AC without backoff */
+		struct med_ac *a = &m->radio[cont_r].ac[cont_ac];
+		int dst = a->head->dst >= 0 ? a->head->dst : MED_BCAST;
+		uint64_t ts = end + c->t.sifs_us * 1000ULL;
+
+		m->cell[cont_r][dst][cont_ac].ovh_ns += c->t.sifs_us * 1000ULL;
+		c->busy_ns += c->t.sifs_us * 1000ULL;
+		MED_LOG(m, 2, "radio %d ac %d: TXOP continues (%.1f us of %u used)\n", cont_r,
+			cont_ac, (end - a->txop_start_ns) / 1000.0, a->p.txop_us);
+		c->idle_start = ts;
+		c->ntx = 0;
+		begin_attempt(m, c, cont_r, cont_ac);
+		launch(m, ci, ts, 0);
+		return;
+	}
+	c->idle_start = end;
+	/* re-arm everybody with a frame on the new slot grid */
+	for (int r = 0; r < MED_MAX_RADIOS; r++) {
+		struct med_radio *rd = &m->radio[r];
+
+		if (!rd->present || rd->chan != ci)
+			continue;
+		for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+			struct med_ac *a = &rd->ac[ac];
+
+			if (a->head) {
+				if (a->backoff < 0)
+					a->backoff = 0;
+				a->resume_ns = end + aifs_ns(c, a);
+			}
+		}
+	}
+}
+
+void med_run_until(struct medium *m, uint64_t t)
+{
+	for (;;) {
+		uint64_t best = UINT64_MAX;
+		int bc = -1;
+
+		for (int i = 0; i < m->nchan; i++) {
+			uint64_t e = chan_next(m, i);
+
+			if (e < best) {
+				best = e;
+				bc = i;
+			}
+		}
+		if (bc < 0 || best > t)
+			break;
+		m->now = best;
+		m->events++;
+		if (m->chan[bc].busy) {
+			end_tx(m, bc);
+		} else {
+			m->chan[bc].busy_start = best;
+			start_tx(m, bc, best);
+		}
+	}
+	if (t != UINT64_MAX && t > m->now)
+		m->now = t;
+}
+
+static const char *const ac_name[] = { "vo", "vi", "be", "bk" };
+
+/* Ground truth as JSON: totals per channel and one entry per non-empty cell. */
+void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int radio))
+{
+	bool first = true;
+
+	fprintf(out, "{\n  \"sim_time_us\": %.3f,\n  \"events\": %llu,\n  \"channels\": [",
+		m->now / 1000.0, (unsigned long long)m->events);
+	for (int i = 0; i < m->nchan; i++)
+		fprintf(out, "%s\n    {\"freq\": %u, \"phy\": %d, \"busy_us\": %.3f, "
+			"\"contended_idle_us\": %.3f}", i ? "," : "", m->chan[i].freq, m->chan[i].phy,
+			m->chan[i].busy_ns / 1000.0, m->chan[i].idle_ns / 1000.0);
+	fprintf(out, "\n  ],\n  \"links\": [");
+	for (int t = 0; t < MED_MAX_RADIOS; t++)
+		for (int r = 0; r <= MED_MAX_RADIOS; r++)
+			for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+				const struct med_cell *c = &m->cell[t][r][ac];
+
+				if (!c->attempts && !c->qdrops)
+					continue;
+				fprintf(out, "%s\n    {\"tx\": %d, \"rx\": %d, ", first ? "" : ",", t,
+					r == MED_BCAST ? -1 : r);
+				if (name)
+					fprintf(out, "\"tx_name\": \"%s\", \"rx_name\": \"%s\", ",
+						name(m->ctx, t), r == MED_BCAST ? "broadcast" : name(m->ctx, r));
+				fprintf(out, "\"ac\": \"%s\", \"airtime_us\": %.3f, \"data_us\": %.3f, "
+					"\"overhead_us\": %.3f, \"backoff_idle_us\": %.3f, "
+					"\"collision_us\": %.3f, \"lost_us\": %.3f, \"frames\": %llu, "
+					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
+					"\"collisions\": %llu, \"queue_drops\": %llu}",
+					ac_name[ac],
+					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
+					c->data_ns / 1000.0, c->ovh_ns / 1000.0, c->idle_ns / 1000.0,
+					c->coll_ns / 1000.0, c->lost_ns / 1000.0,
+					(unsigned long long)c->frames, (unsigned long long)c->bytes,
+					(unsigned long long)c->attempts, (unsigned long long)c->failures,
+					(unsigned long long)c->collisions, (unsigned long long)c->qdrops);
+				first = false;
+			}
+	fprintf(out, "\n  ]\n}\n");
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * airfair-medium: discrete-event DCF/EDCA engine.
+ *
+ * Pure C, no I/O and no clock: the caller feeds frames in with med_enqueue()
+ * at a simulated time, asks for the next event with med_next_event() and
+ * advances with med_run_until(). Completions and deliveries come back through
+ * callbacks. All times are simulated nanoseconds (no dilation here).
+ * Durations come from the shared airtime model (sch_airfair/airtime.h).
+ */
+#ifndef AIRFAIR_MEDIUM_ENGINE_H
+#define AIRFAIR_MEDIUM_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <uapi/linux/pkt_sched_airfair.h>
+#include "airtime.h"
+
+#define MED_MAX_RADIOS	64
+#define MED_BCAST	MED_MAX_RADIOS		/* receiver slot for group frames */
+#define MED_MAX_CHANS	8
+#define MED_MAX_RATES	4
+#define MED_NOISE_DBM	(-91)			/* 20 MHz, NF 10 dB */
+
+struct med_frame {
+	struct med_frame *next;
+	uint64_t cookie;
+	int src;			/* radio index */
+	int dst;			/* radio index, MED_BCAST, or -1 unknown unicast */
+	uint8_t ac;			/* enum airfair_ac */
+	bool no_ack;
+	uint32_t len;			/* MPDU bytes without FCS */
+	uint32_t freq;			/* MHz */
+	int nrates;
+	struct tc_airfair_rate rate[MED_MAX_RATES];
+	uint8_t count[MED_MAX_RATES];	/* attempts allowed per rate */
+	uint8_t used[MED_MAX_RATES];	/* attempts made per rate */
+	int attempts;
+	bool acked;
+	bool dropped;			/* queue overflow, never sent */
+	int signal;			/* dBm of the ACK / last attempt */
+	uint64_t enq_ns;
+	void *priv;			/* owned by the caller */
+};
+
+struct med_edca {
+	uint8_t aifsn;
+	uint16_t cwmin, cwmax;
+	uint32_t txop_us;		/* 0: one MSDU per access */
+};
+
+struct med_ac {
+	struct med_frame *head, *tail;
+	int qlen;
+	struct med_edca p;
+	uint16_t cw;
+	int backoff;			/* slots left, -1: none drawn */
+	uint64_t resume_ns;		/* countdown (re)starts here (slot grid) */
+	int retry;			/* failed attempts of the head frame */
+	uint64_t contend_since;		/* start of the current access attempt */
+	uint64_t txop_start_ns;		/* start of the current TXOP */
+};
+
+struct med_radio {
+	bool present;
+	int chan;			/* index into eng->chan, -1 none */
+	struct med_ac ac[AIRFAIR_NUM_ACS];
+	bool edca_set[AIRFAIR_NUM_ACS];	/* config override present */
+};
+
+/* One cell of the ground truth: per transmitter, receiver and AC. */
+struct med_cell {
+	uint64_t data_ns;	/* data PPDUs of successful attempts */
+	uint64_t ovh_ns;	/* SIFS + ACK of successful attempts, TXOP SIFS gaps */
+	uint64_t idle_ns;	/* AIFS + backoff idle time that preceded its accesses */
+	uint64_t coll_ns;	/* collided attempts: PPDU + ACK timeout */
+	uint64_t lost_ns;	/* attempts lost on the channel: PPDU + ACK timeout */
+	uint64_t frames;	/* MPDUs delivered (acked, or group frames sent) */
+	uint64_t bytes;
+	uint64_t attempts;
+	uint64_t failures;	/* MPDUs dropped after the retry limit */
+	uint64_t collisions;	/* attempts that collided */
+	uint64_t qdrops;	/* dropped at enqueue: queue full */
+};
+
+struct med_tx {
+	struct med_frame *f;
+	int radio, ac;
+	uint64_t ppdu_ns, resp_ns;	/* data PPDU, SIFS + ACK (or timeout) */
+	bool ok;
+	int rate_i;
+	double per;
+};
+
+struct med_chan {
+	uint32_t freq;
+	enum airfair_phy phy;
+	struct airfair_timing t;
+	bool busy;
+	uint64_t busy_end;
+	uint64_t idle_start;
+	int ntx;
+	struct med_tx tx[MED_MAX_RADIOS];
+	uint64_t busy_start;
+	uint64_t busy_ns, idle_ns;	/* totals */
+};
+
+struct medium;
+
+/* Link model, asked per attempt. Returns PER in [0,1]; *signal gets dBm. */
+typedef double (*med_per_fn)(void *ctx, int src, int dst, const struct tc_airfair_rate *r,
+			     uint32_t psdu_len, int *signal);
+typedef void (*med_done_fn)(void *ctx, struct med_frame *f);	/* TX status, frame freed by caller */
+typedef void (*med_rx_fn)(void *ctx, struct med_frame *f, int rx, int signal);
+typedef enum airfair_phy (*med_phy_fn)(void *ctx, uint32_t freq);
+
+struct medium {
+	uint64_t now;
+	uint64_t rng;
+	int verbose;
+	FILE *log;
+	int qlimit;			/* frames per radio (all ACs) */
+	int retry_limit;		/* cap on attempts, 0: take the rate table */
+	struct med_radio radio[MED_MAX_RADIOS];
+	struct med_chan chan[MED_MAX_CHANS];
+	int nchan;
+	struct med_cell cell[MED_MAX_RADIOS][MED_MAX_RADIOS + 1][AIRFAIR_NUM_ACS];
+	uint64_t events;
+	void *ctx;
+	med_per_fn per;
+	med_done_fn done;
+	med_rx_fn rx;
+	med_phy_fn phy_for;
+	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */
+	bool (*edca_for)(void *ctx, int radio, int ac, struct med_edca *p);
+};
+
+void med_init(struct medium *m, uint64_t seed);
+double med_rand(struct medium *m);			/* [0,1) */
+void med_radio_add(struct medium *m, int idx);
+void med_radio_del(struct medium *m, int idx);		/* flushes its queues as failed */
+/* Queue a frame at time m->now. Returns false (and fills f->dropped) if full. */
+bool med_enqueue(struct medium *m, struct med_frame *f);
+uint64_t med_next_event(struct medium *m);		/* UINT64_MAX: nothing pending */
+void med_run_until(struct medium *m, uint64_t t);
+void med_default_edca(const struct airfair_timing *t, int ac, struct med_edca *p);
+int med_chan_get(struct medium *m, uint32_t freq);
+void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int radio));
+
+#define MED_LOG(m, lvl, ...) do { if ((m)->verbose >= (lvl) && (m)->log) { \
+	fprintf((m)->log, "[%12.3f us] ", (m)->now / 1000.0); fprintf((m)->log, __VA_ARGS__); } } while (0)
+
+#endif

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host validation of the airfair-medium engine against analytic models.
+# TAP to stdout and build/results/medium-engine.tap; exit 1 on any failure.
+#   O=<build dir> testbed/medium/validate.sh       (make -C testbed/medium check)
+# MEDIUM_SIM_SECONDS (default 30) sets the simulated time per point.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+O=${O:-$repo/build/testbed/medium}
+bin=$O/airfair-medium
+secs=${MEDIUM_SIM_SECONDS:-30}
+out=$repo/build/results/medium-engine.tap
+mkdir -p "$(dirname "$out")"
+exec > >(tee "$out")
+
+n_tests=0 n_fail=0
+ok() { n_tests=$((n_tests + 1)); echo "ok $n_tests - $*"; }
+notok() { n_tests=$((n_tests + 1)); n_fail=$((n_fail + 1)); echo "not ok $n_tests - $*"; }
+check() { # check <cond 0/1> <description>
+	if [ "$1" = 1 ]; then ok "$2"; else notok "$2"; fi
+}
+field() { # field <name> <line>
+	awk -v k="$1" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}' <<<"$2"
+}
+cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
+
+echo "TAP version 13"
+echo "1..21"
+[ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
+
+# 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
+for point in "11a 54 1500" "11g 6 1000"; do
+	set -- $point
+	phy=$1 rate=$2 len=$3
+	model=$(python3 "$repo/testbed/bianchi.py" --phy "$phy" --rate "$rate" --len "$len" --n 1-8) || {
+		echo "Bail out! bianchi.py failed"; exit 1; }
+	echo "# phy $phy rate $rate Mbit/s MPDU $len B, $secs s simulated per n"
+	echo "#  n  bianchi_mbps  engine_mbps  error_%  p_coll(model)  p_coll(engine)"
+	for n in 1 2 3 4 5 6 7 8; do
+		m=$(awk -v n="$n" '$2 == n {print $8}' <<<"$model")
+		mp=$(awk -v n="$n" '$2 == n {print $6}' <<<"$model")
+		line=$("$bin" --simulate --phy "$phy" --rate "$rate" --len "$len" --stations "$n" \
+			--duration "$secs" --seed "$n" 2>&1 | grep '^total')
+		e=$(field throughput_mbps "$line")
+		ep=$(field p_coll "$line")
+		err=$(awk -v a="$e" -v b="$m" 'BEGIN{printf "%.2f", (a - b) / b * 100}')
+		printf '# %2d  %12.4f  %11.4f  %7s  %13s  %14s\n' "$n" "$m" "$e" "$err" "$mp" "$ep"
+		check "$(awk -v x="$err" 'BEGIN{print (x < 5 && x > -5) ? 1 : 0}')" \
+			"bianchi $phy ${rate}M ${len}B n=$n: engine $e vs model $m Mbit/s (${err}%)"
+	done
+done
+
+# 17-18: fixed channel loss p: attempts per frame = sum_{i=0}^{R} p^i, one station
+for p in 0.1 0.3; do
+	line=$("$bin" --simulate --phy 11a --rate 54 --len 1500 --stations 1 --loss "$p" \
+		--duration "$secs" 2>&1 | grep '^total')
+	apf=$(field attempts_per_frame "$line")
+	exp=$(python3 -c "import sys; sys.path.insert(0, '$repo/testbed'); import airtime_ref as a; \
+print('%.4f' % a.attempts($p, a.timing_preset(1)['retries']))")
+	err=$(awk -v a="$apf" -v b="$exp" 'BEGIN{printf "%.2f", (a - b) / b * 100}')
+	echo "# loss $p: attempts/frame engine $apf expected $exp (${err}%)"
+	check "$(awk -v x="$err" 'BEGIN{print (x < 2 && x > -2) ? 1 : 0}')" \
+		"loss p=$p: attempts/frame $apf vs $exp (${err}%)"
+done
+
+# 19: fixed loss p with 4 stations: throughput vs Bianchi with p_e
+model=$(python3 "$repo/testbed/bianchi.py" --phy 11a --rate 54 --len 1500 --n 4 --loss 0.2 | awk '{print $8}')
+line=$("$bin" --simulate --phy 11a --rate 54 --len 1500 --stations 4 --loss 0.2 --duration "$secs" | grep '^total')
+e=$(field throughput_mbps "$line")
+err=$(awk -v a="$e" -v b="$model" 'BEGIN{printf "%.2f", (a - b) / b * 100}')
+echo "# 4 stations, loss 0.2: engine $e model $model Mbit/s (${err}%)"
+check "$(awk -v x="$err" 'BEGIN{print (x < 5 && x > -5) ? 1 : 0}')" "bianchi n=4 loss 0.2: ${err}%"
+
+# 20-21: EDCA, one VO and one BE station, saturated, default 802.11 parameters
+# (VO: AIFSN 2, CW 3..7, TXOP 1504 us; BE: AIFSN 3, CW 15..1023)
+model=$(python3 "$repo/testbed/bianchi.py" --phy 11a --rate 54 --len 1500 --classes vo:1,be:1)
+res=$("$bin" --simulate --phy 11a --rate 54 --len 1500 --flows vo,be --duration "$secs")
+mvo=$(awk '$2 == "vo" {print $14}' <<<"$model")
+vo=$(awk '$4 == "vo" {print $6}' <<<"$res")
+be=$(awk '$4 == "be" {print $6}' <<<"$res")
+share=$(awk -v a="$vo" -v b="$be" 'BEGIN{printf "%.4f", a / (a + b)}')
+echo "# EDCA vo vs be: VO throughput share engine $share, model (AIFS-zone Bianchi) $mvo"
+echo "#   engine: VO $vo Mbit/s, BE $be Mbit/s"
+check "$(awk -v s="$share" -v m="$mvo" 'BEGIN{print (s > 0.9 && s - m > -0.03 && s - m < 0.05) ? 1 : 0}')" \
+	"EDCA defaults: VO share $share vs model $mvo"
+# CW-only differentiation (same AIFSN, no TXOP): VO must still win
+cfg=$(mktemp)
+echo "edca * vo aifsn 3 txop 0" > "$cfg"
+res=$("$bin" --simulate -c "$cfg" --phy 11a --rate 54 --len 1500 --flows vo,be --duration "$secs")
+rm -f "$cfg"
+vo=$(awk '$4 == "vo" {print $6}' <<<"$res")
+be=$(awk '$4 == "be" {print $6}' <<<"$res")
+mres=$(python3 - "$repo" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1] + '/testbed')
+import bianchi as b, airtime_ref as ar
+t = ar.timing_preset(1)
+r = b.solve(t, b.make_rate(1, '54'), 1500, [b.Class(t, 0, 1, aifsn=3, txop_us=0), b.Class(t, 2, 1)])
+print('%.4f' % (r['classes'][0]['throughput_bps'] / r['total_bps']))
+EOF
+)
+share=$(awk -v a="$vo" -v b="$be" 'BEGIN{printf "%.4f", a / (a + b)}')
+echo "# EDCA CW-only (VO CW 3..7 vs BE 15..1023, AIFSN 3 both): VO share engine $share, Bianchi $mres"
+echo "#   (Bianchi lets busy slots decrement frozen counters, which overstates the"
+echo "#    low-priority share with unequal CWs; see docs/medium.md)"
+check "$(awk -v s="$share" -v m="$mres" 'BEGIN{print (s >= m - 0.01 && s - m < 0.08) ? 1 : 0}')" \
+	"EDCA CW-only: VO share $share vs model $mres"
+
+echo "# $((n_tests - n_fail)) passed, $n_fail failed"
+[ "$n_fail" = 0 ]
