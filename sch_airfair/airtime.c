@@ -289,6 +289,9 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 		    r->nss > AIRFAIR_P_MAX_NSS || r->legacy ||
 		    (r->flags & AIRFAIR_RATE_F_SHORT_PREAMBLE))
 			return -EINVAL;
+		/* 2.4 GHz (signal extension) channels are at most 40 MHz */
+		if ((r->flags & AIRFAIR_RATE_F_ERP) && r->bw > AIRFAIR_BW_40)
+			return -EINVAL;
 		for (i = 0; i < ARRAY_SIZE(af_he_gi_rows); i++)
 			if (af_he_gi_rows[i].gi == r->gi)
 				break;

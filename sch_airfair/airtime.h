@@ -72,6 +72,7 @@ int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t);
 int airfair_timing_validate(const struct airfair_timing *t);
 int airfair_rate_validate(const struct tc_airfair_rate *r);
 u32 airfair_rate_kbps(const struct tc_airfair_rate *r);
+/* 0 if invalid or psdu_len > 4 MiB; saturates at U32_MAX */
 u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len);
 /* per-AC contention windows derived from aCWmin/aCWmax (table 9-155) */
 u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac);

@@ -172,6 +172,8 @@ def resolve(r):
         if r.mcs > P['HE_MAX_MCS'] or not 1 <= r.nss <= 8 or r.legacy or \
                 r.flags & F_SHORT_PREAMBLE:
             return None
+        if r.flags & F_ERP and r.bw > 1:
+            return None
         gis = {g['gi']: g for g in T['HE_GI']}
         if r.gi not in gis:
             return None

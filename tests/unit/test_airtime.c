@@ -118,7 +118,8 @@ START_TEST(test_rate_validate)
 		VHT(9, 3, 3, 0), VHT(10, 1, 2, 0), VHT(0, 0, 2, 0),
 		VHT(0, 9, 2, 0), VHT(0, 1, 2, 2), HE(12, 1, 0, 0),
 		HE(0, 0, 0, 0), HE(0, 9, 0, 0), HE(0, 1, 0, 1),
-		HE(0, 1, 4, 0), HT(32, 0, 0), HT(0, 2, 0), HT(0, 0, 2),
+		HE(0, 1, 4, 0), HT(32, 0, 0),
+		RATE(AIRFAIR_MODE_HE, 0, 1, 2, 0, AIRFAIR_RATE_F_ERP, 0), HT(0, 2, 0), HT(0, 0, 2),
 		RATE(AIRFAIR_MODE_HT, 8, 1, 0, 0, 0, 0), LEG(0), LEG(70),
 		LEG(540 + 1), LEGF(10, AIRFAIR_RATE_F_SHORT_PREAMBLE),
 		LEGF(110, AIRFAIR_RATE_F_ERP),
@@ -191,8 +192,9 @@ START_TEST(test_ppdu)
 	r = HE(0, 2, 0, 3);
 	ck_assert_uint_eq(airfair_ppdu_ns(&r, 0), 36000 + 32000 + 16000);
 	/* HE in 2.4 GHz: signal extension */
-	r = RATE(AIRFAIR_MODE_HE, 11, 1, 2, 0, AIRFAIR_RATE_F_ERP, 0);
-	ck_assert_uint_eq(airfair_ppdu_ns(&r, 1500), 76400);
+	/* HE40 MCS11: N_DBPS 3900, 43.2 + 4 * 13.6 + 6 */
+	r = RATE(AIRFAIR_MODE_HE, 11, 1, 1, 0, AIRFAIR_RATE_F_ERP, 0);
+	ck_assert_uint_eq(airfair_ppdu_ns(&r, 1500), 103600);
 	/* too long */
 	ck_assert_uint_eq(airfair_ppdu_ns(&r, (1U << 22) + 1), 0);
 	/* monotonic in length */
