@@ -115,7 +115,49 @@ def main():
           (worst_exact[0] * 100))
     print('# max rel error flow cost (affine, class/direction) C vs Python: '
           '%.6f%%' % (worst_flow[0] * 100))
+    published = [  # (Rate, Mbit/s) the Python reference must reproduce
+        (ref.Rate(ref.MODE_HT, 7, 0, 0, 0), 65.0),
+        (ref.Rate(ref.MODE_HT, 15, 0, 1, 1), 300.0),
+        (ref.Rate(ref.MODE_VHT, 0, 1, 2, 1), 32.5),
+        (ref.Rate(ref.MODE_VHT, 9, 1, 2, 1), 433.3),
+        (ref.Rate(ref.MODE_HE, 11, 1, 2, 0), 600.5),
+    ] + [(ref.Rate(ref.MODE_LEGACY, legacy=round(v * 10)), v)
+         for v in (6, 9, 12, 18, 24, 36, 48, 54, 1, 2, 5.5, 11)]
+    # validation: C and Python agree on every candidate combination
+    cands = []
+    for mode in range(5):
+        for mcs in range(0, 34):
+            for nss in range(0, 10):
+                for bw in range(5):
+                    for gi in range(4):
+                        for fl in range(5):
+                            if mode == 0 and (mcs or nss > 1):
+                                continue
+                            cands.append((mode, mcs, nss, bw, gi, fl, 0))
+    for leg in range(0, 600, 5):
+        for fl in range(4):
+            cands.append((0, 0, 0, 0, 0, fl, leg))
+    vres = subprocess.run([binary], input=''.join(
+        'V %d %d %d %d %d %d %d\n' % c for c in cands), capture_output=True,
+        text=True, check=True).stdout.split('\n')
+    vmis = []
+    nvalid = 0
+    for c, line in zip(cands, vres):
+        err, kbps = (int(v) for v in line.split())
+        r = ref.Rate(*c)
+        ok = ref.resolve(r) is not None
+        nvalid += ok
+        if ok != (err == 0) or (ok and abs(kbps - ref.rate_bps(r) / 1e3) > 1):
+            vmis.append(c)
+    print('# validation: %d candidate rates, %d valid, %d C/Python '
+          'disagreements' % (len(cands), nvalid, len(vmis)))
+    bad = [r for r, want in published
+           if abs(ref.rate_bps(r) / 1e6 - want) >= 0.05]
     tests = [
+        ('Python reference reproduces %d published rates' % len(published),
+         not bad),
+        ('C and Python agree on validity and rate of %d candidate rates'
+         % len(cands), not vmis),
         ('grid has >= 10000 points', len(points) >= 10000),
         ('C accepts every valid grid point', errors == 0),
         ('exact frame_ns max rel error %.6f%% <= 0.5%%' %

@@ -5,7 +5,9 @@
  *   phy retries mode mcs nss bw gi flags legacy len loss_q16 ac ampdu d mss
  * stdout, one line per point:
  *   frame_ns data_a data_b256 tcp_a tcp_b256 ack_a ack_b256 up_data_ns
- * or "ERR" when the C model rejects the input.
+ * or "ERR" when the C model rejects the input. A line
+ *   V mode mcs nss bw gi flags legacy
+ * prints "<airfair_rate_validate()> <airfair_rate_kbps()>".
  */
 #include <stdio.h>
 #include "airtime.h"
@@ -14,18 +16,34 @@ int main(void)
 {
 	unsigned int phy, R, mode, mcs, nss, bw, gi, flags, legacy, len, loss,
 		ac, ampdu, d, mss;
+	char line[256];
 
-	while (scanf("%u %u %u %u %u %u %u %u %u %u %u %u %u %u %u", &phy, &R,
-		     &mode, &mcs, &nss, &bw, &gi, &flags, &legacy, &len, &loss,
-		     &ac, &ampdu, &d, &mss) == 15) {
-		struct tc_airfair_rate r = {
-			.mode = mode, .mcs = mcs, .nss = nss, .bw = bw,
-			.gi = gi, .flags = flags, .legacy = legacy,
-		};
+	while (fgets(line, sizeof(line), stdin)) {
+		struct tc_airfair_rate r = { 0 };
 		struct airfair_sta_costs c;
 		struct airfair_timing t;
 		unsigned long long f;
 
+		if (line[0] == 'V') {
+			if (sscanf(line + 1, "%u %u %u %u %u %u %u", &mode, &mcs,
+				   &nss, &bw, &gi, &flags, &legacy) != 7)
+				return 1;
+			r = (struct tc_airfair_rate){
+				.mode = mode, .mcs = mcs, .nss = nss, .bw = bw,
+				.gi = gi, .flags = flags, .legacy = legacy,
+			};
+			printf("%d %u\n", airfair_rate_validate(&r),
+			       airfair_rate_kbps(&r));
+			continue;
+		}
+		if (sscanf(line, "%u %u %u %u %u %u %u %u %u %u %u %u %u %u %u",
+			   &phy, &R, &mode, &mcs, &nss, &bw, &gi, &flags,
+			   &legacy, &len, &loss, &ac, &ampdu, &d, &mss) != 15)
+			return 1;
+		r = (struct tc_airfair_rate){
+			.mode = mode, .mcs = mcs, .nss = nss, .bw = bw,
+			.gi = gi, .flags = flags, .legacy = legacy,
+		};
 		if (airfair_timing_preset(phy, &t)) {
 			puts("ERR");
 			continue;
