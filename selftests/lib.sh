@@ -1,0 +1,540 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared helpers for the sch_airfair selftests. Source it from a bash script:
+#
+#   . "$(dirname "$0")/lib.sh"
+#
+# KTAP output    ktap_header, ktap_set_plan N, ktap_test_pass|fail|skip NAME [REASON],
+#                ktap_skip_all REASON, ktap_finished   (exit 0 pass, 1 fail, 4 skip)
+# requirements   require_root, require_cmd CMD..., require_module MOD..., airfair_load
+# WiFi           wifi_setup N_STA [band=2g|5g] [mode=legacy|ht|vht] [rates="R1 R2 ..."]
+#                server_setup [DELAY_MS], wifi_cleanup (installed as an EXIT trap)
+# traffic        iperf_tcp_down|iperf_tcp_up STAS SECONDS,
+#                iperf_udp_down|iperf_udp_up STAS RATE SECONDS  -> Mbit/s, one line per station
+#
+# Runs under bash only (Debian's static busybox would run its own ip/tc/modprobe applets).
+# Needs root, mac80211_hwsim, hostapd, wpa_supplicant, iw, iproute2, iperf3, jq.
+
+[ -n "${BASH_VERSION:-}" ] || { echo "lib.sh: run under bash" >&2; exit 1; }
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_XFAIL=2
+KSFT_XPASS=3
+KSFT_SKIP=4
+
+AIRFAIR_SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+AIRFAIR_REPO=$(cd "$AIRFAIR_SELFTESTS_DIR/.." && pwd)
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
+# Addressing plan.
+WIFI_NET=10.42.0
+WIFI_AP_IP=$WIFI_NET.1
+WIRED_AP_IP=10.43.0.1
+SERVER_IP=10.43.0.2
+SERVER_NS=server
+WIFI_SSID=${WIFI_SSID:-airfair-test}
+
+# ------------------------------------------------------------------------------------------
+# KTAP (Documentation/dev-tools/ktap.rst; names follow tools/testing/selftests/kselftest)
+
+KTAP_TESTNO=0
+KTAP_CNT_PASS=0
+KTAP_CNT_FAIL=0
+KTAP_CNT_SKIP=0
+KSFT_NUM_TESTS=""
+KTAP_SUITE=${KTAP_SUITE:-$(basename "$0" .sh)}
+# Results also go to build/results/<suite>.tap (set AIRFAIR_RESULTS="" to disable).
+AIRFAIR_RESULTS=${AIRFAIR_RESULTS-$AIRFAIR_REPO/build/results}
+KTAP_FILE=""
+
+ktap_print() {
+	printf '%s\n' "$*"
+	[ -n "$KTAP_FILE" ] && printf '%s\n' "$*" >> "$KTAP_FILE"
+	return 0
+}
+
+# Diagnostic line ("# ...") on stdout and in the results file.
+ktap_diag() {
+	local l
+	while IFS= read -r l; do ktap_print "# $l"; done <<< "$*"
+}
+
+ktap_header() {
+	if [ -n "$AIRFAIR_RESULTS" ] && mkdir -p "$AIRFAIR_RESULTS" 2>/dev/null &&
+	   : > "$AIRFAIR_RESULTS/$KTAP_SUITE.tap" 2>/dev/null; then
+		KTAP_FILE=$AIRFAIR_RESULTS/$KTAP_SUITE.tap
+	fi
+	ktap_print "TAP version 13"
+}
+ktap_print_header() { ktap_header; }
+
+ktap_set_plan() {
+	KSFT_NUM_TESTS=$1
+	ktap_print "1..$1"
+}
+
+ktap_test_pass() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_PASS=$((KTAP_CNT_PASS + 1))
+	ktap_print "ok $KTAP_TESTNO $1${2:+ # $2}"
+}
+
+ktap_test_fail() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1))
+	[ -n "${2:-}" ] && ktap_diag "$1: $2"
+	ktap_print "not ok $KTAP_TESTNO $1"
+}
+
+ktap_test_skip() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
+	ktap_print "ok $KTAP_TESTNO $1 # SKIP${2:+ $2}"
+}
+
+# ktap_test_result NAME CMD... : pass if CMD succeeds.
+ktap_test_result() {
+	local name=$1
+	shift
+	if "$@"; then ktap_test_pass "$name"; else ktap_test_fail "$name"; fi
+}
+
+# Mark every remaining planned test skipped.
+ktap_skip_rest() {
+	local reason=$1 i
+	[ -n "$KSFT_NUM_TESTS" ] || return 0
+	for ((i = KTAP_TESTNO; i < KSFT_NUM_TESTS; i++)); do
+		ktap_test_skip "${2:-test_$((i + 1))}" "$reason"
+	done
+}
+
+# Skip the whole test (before or after the plan) and exit 4.
+ktap_skip_all() {
+	if [ -z "$KSFT_NUM_TESTS" ]; then
+		[ -n "$KTAP_FILE" ] || ktap_header >/dev/null
+		ktap_print "1..0 # SKIP $1"
+		KSFT_NUM_TESTS=0
+		exit "$KSFT_SKIP"
+	fi
+	ktap_skip_rest "$1"
+	ktap_finished
+}
+
+ktap_print_totals() {
+	ktap_print "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
+}
+
+# Exit per kselftest: 1 if anything failed (or the plan was not met), 4 if everything
+# that ran was skipped, 0 otherwise.
+ktap_finished() {
+	if [ -n "$KSFT_NUM_TESTS" ] && [ "$KTAP_TESTNO" -ne "$KSFT_NUM_TESTS" ]; then
+		ktap_diag "planned $KSFT_NUM_TESTS tests but ran $KTAP_TESTNO"
+		KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1))
+	fi
+	ktap_print_totals
+	if [ "$KTAP_CNT_FAIL" -gt 0 ]; then
+		exit "$KSFT_FAIL"
+	elif [ "$KTAP_CNT_PASS" -eq 0 ] && [ "$KTAP_CNT_SKIP" -gt 0 ]; then
+		exit "$KSFT_SKIP"
+	fi
+	exit "$KSFT_PASS"
+}
+
+# ------------------------------------------------------------------------------------------
+# Requirements: each skips the whole test with a reason when unmet.
+
+log() { printf '# %s\n' "$*" >&2; }
+
+require_root() {
+	[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || ktap_skip_all "command '$c' not found"
+	done
+}
+
+require_module() {
+	local m
+	for m in "$@"; do
+		[ -d "/sys/module/${m//-/_}" ] && continue
+		modprobe -q "$m" 2>/dev/null || ktap_skip_all "kernel module '$m' not available"
+	done
+}
+
+# Load sch_airfair: $AIRFAIR_KO, else build/$(uname -r)/sch_airfair.ko of this repository,
+# else the system-wide module (modprobe). Returns 1 (and says why on stderr) on failure.
+# Also points TC_LIB_DIR at build/tc-extension when the tc plugin was built there.
+airfair_load() {
+	local ko=${AIRFAIR_KO:-$AIRFAIR_REPO/build/$(uname -r)/sch_airfair.ko}
+	if [ -z "${TC_LIB_DIR:-}" ] && [ -f "$AIRFAIR_REPO/build/tc-extension/q_airfair.so" ]; then
+		export TC_LIB_DIR=$AIRFAIR_REPO/build/tc-extension
+	fi
+	[ -d /sys/module/sch_airfair ] && return 0
+	if [ -f "$ko" ]; then
+		insmod "$ko" && return 0
+		log "airfair_load: insmod $ko failed"
+		return 1
+	fi
+	if modprobe -q sch_airfair 2>/dev/null; then
+		return 0
+	fi
+	log "airfair_load: no $ko and no installed sch_airfair module"
+	return 1
+}
+
+# ------------------------------------------------------------------------------------------
+# WiFi: mac80211_hwsim AP (root namespace) + N stations (netns sta1..staN)
+
+WIFI_DIR=""
+WIFI_NSTA=0
+AP_IF=""
+AP_PHY=""
+AP_MAC=""
+WIFI_BAND=2g
+WIFI_MODE=ht
+WIFI_FREQ=2412
+STA_IF=()	# indexed 1..N
+STA_PHY=()
+STA_MAC=()
+STA_RATE=()	# per-station rate spec as given ("" = uncapped)
+MEDIUM_PID=""
+WIFI_ASSOC_TIME=""
+
+wifi_workdir() {
+	[ -n "$WIFI_DIR" ] && return 0
+	WIFI_DIR=$(mktemp -d /tmp/airfair-wifi.XXXXXX)
+	trap wifi_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+# Run one bash snippet in a namespace (one fork of ip per call: ~0.2 s under TCG).
+nsrun() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" bash -c "$*"
+}
+
+sta_ns() { echo "sta$1"; }
+sta_ip() { echo "$WIFI_NET.$((10 + $1))"; }
+
+# Rate spec -> Mbit/s (20 MHz, 1 SS, long GI). mcsN is HT, vmcsN is VHT at 80 MHz.
+rate_mbit() {
+	case $1 in
+	mcs*) local m=${1#mcs} n=1
+		[ "$m" -ge 8 ] && { n=$((m / 8 + 1)); m=$((m % 8)); }
+		awk -v m="$m" -v n="$n" 'BEGIN{split("6.5 13 19.5 26 39 52 58.5 65",r," "); print r[m+1]*n}' ;;
+	vmcs*) awk -v m="${1#vmcs}" 'BEGIN{split("29.3 58.5 87.8 117 175.5 234 263.3 292.5 351 390",r," "); print r[m+1]}' ;;
+	"") echo "" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# wifi_setup N_STA [band=2g|5g] [mode=legacy|ht|vht] [rates="R1 R2 ..."]
+#   (positional form also accepted: wifi_setup 3 2g ht "mcs0 mcs3 mcs7")
+# Rates, one per station ("-" or missing = uncapped):
+#   mcsN   (ht/vht modes) the station advertises MCS 0..N only (wpa_supplicant ht_mcs), so the
+#          AP's rate control sends to it at MCS N at most; its own TX is masked to MCS 0..N too.
+#   vmcsN  (vht mode) same with the VHT MCS map (1 spatial stream).
+#   R      legacy Mbit/s (1 2 5.5 11 6 9 ... 54): the station's own TX is fixed to R
+#          (iw set bitrates); HT is disabled on it. The AP's TX to it is not capped by
+#          hwsim (rate control picks the top rate on a perfect medium) unless every
+#          station has the same R, in which case the AP's TX is fixed to R as well.
+# With AIRFAIR_MEDIUM_CMD set, that command is started (in the background, after the radios
+# exist and before any frame is sent) with WIFI_DIR, AP_MAC, STA_MACS and
+# AIRFAIR_MEDIUM_STATS (a path it may write live stats to) in its environment.
+# Sets AP_IF AP_PHY AP_MAC STA_IF[i] STA_PHY[i] STA_MAC[i] WIFI_ASSOC_TIME.
+wifi_setup() {
+	local n=$1 band=2g mode=ht rates="" a pos=0
+	shift
+	for a in "$@"; do
+		case $a in
+		band=*) band=${a#band=} ;;
+		mode=*) mode=${a#mode=} ;;
+		rates=*|legacy_rates=*) rates=${a#*=} ;;
+		*) case $pos in 0) band=$a ;; 1) mode=$a ;; 2) rates=$a ;; esac
+		   pos=$((pos + 1)) ;;
+		esac
+	done
+	case $band in 2g|2.4|2.4g) band=2g ;; 5g|5) band=5g ;;
+	*) log "wifi_setup: bad band '$band'"; return 1 ;; esac
+	case $mode in legacy|ht|vht) ;; *) log "wifi_setup: bad mode '$mode'"; return 1 ;; esac
+	[ "$mode" = vht ] && [ "$band" = 2g ] && { log "wifi_setup: vht needs band=5g"; return 1; }
+	WIFI_BAND=$band WIFI_MODE=$mode WIFI_NSTA=$n
+	[ "$band" = 2g ] && WIFI_FREQ=2412 || WIFI_FREQ=5180
+	wifi_workdir
+	local t0=$EPOCHREALTIME i
+
+	# Radios. A leftover hwsim (another test, a previous run) is replaced.
+	if [ -d /sys/module/mac80211_hwsim ]; then
+		rmmod mac80211_hwsim 2>/dev/null || { log "wifi_setup: mac80211_hwsim is in use"; return 1; }
+	fi
+	modprobe mac80211_hwsim radios=$((n + 1)) || { log "wifi_setup: cannot load mac80211_hwsim"; return 1; }
+	local phys=() p
+	# hwsim radios in creation order (hwsimK), each with its phy and netdev.
+	for p in $(for d in /sys/class/ieee80211/*; do
+			[ -e "$d/device" ] || continue
+			case $(readlink -f "$d/device") in */mac80211_hwsim/hwsim*) ;; *) continue ;; esac
+			k=$(readlink -f "$d/device"); echo "${k##*hwsim} ${d##*/}"
+		done | sort -n | awk '{print $2}'); do
+		phys+=("$p")
+	done
+	[ ${#phys[@]} -eq $((n + 1)) ] || { log "wifi_setup: expected $((n + 1)) hwsim radios, found ${#phys[@]}"; return 1; }
+	AP_PHY=${phys[0]}
+	AP_IF=$(ls "/sys/class/ieee80211/$AP_PHY/device/net/" | head -n 1)
+	AP_MAC=$(cat "/sys/class/net/$AP_IF/address")
+	STA_IF=("") STA_PHY=("") STA_MAC=("") STA_RATE=("")
+	local r=($rates)
+	for ((i = 1; i <= n; i++)); do
+		STA_PHY[i]=${phys[i]}
+		STA_IF[i]=$(ls "/sys/class/ieee80211/${phys[i]}/device/net/" | head -n 1)
+		STA_MAC[i]=$(cat "/sys/class/net/${STA_IF[i]}/address")
+		STA_RATE[i]=${r[i - 1]:-}
+		[ "${STA_RATE[i]}" = - ] && STA_RATE[i]=""
+	done
+	export AP_IF AP_MAC WIFI_DIR
+	export STA_MACS="${STA_MAC[*]:1}"
+
+	if [ -n "${AIRFAIR_MEDIUM_CMD:-}" ]; then
+		export AIRFAIR_MEDIUM_STATS=$WIFI_DIR/medium-stats.json
+		bash -c "exec $AIRFAIR_MEDIUM_CMD" > "$WIFI_DIR/medium.log" 2>&1 &
+		MEDIUM_PID=$!
+		sleep 0.3
+		kill -0 "$MEDIUM_PID" 2>/dev/null || {
+			log "wifi_setup: medium '$AIRFAIR_MEDIUM_CMD' exited:"; sed 's/^/#   /' "$WIFI_DIR/medium.log" >&2
+			MEDIUM_PID=""; return 1; }
+	fi
+
+	# AP.
+	local tmpl=$AIRFAIR_SELFTESTS_DIR/hostapd/ap-$band-$mode.conf
+	[ -f "$tmpl" ] || { log "wifi_setup: no template $tmpl"; return 1; }
+	sed -e "s|@IFACE@|$AP_IF|" -e "s|@CTRL@|$WIFI_DIR/hostapd|" -e "s|@SSID@|$WIFI_SSID|" \
+		"$tmpl" > "$WIFI_DIR/hostapd.conf"
+	ip link set "$AP_IF" up
+	ip addr add "$WIFI_AP_IP/24" dev "$AP_IF"
+	hostapd -B -P "$WIFI_DIR/hostapd.pid" -f "$WIFI_DIR/hostapd.log" "$WIFI_DIR/hostapd.conf" ||
+		{ log "wifi_setup: hostapd failed:"; tail -n 20 "$WIFI_DIR/hostapd.log" | sed 's/^/#   /' >&2; return 1; }
+
+	# Stations: move each phy into its netns and start wpa_supplicant there (while the AP
+	# comes up; the scan is limited to the AP's channel).
+	for ((i = 1; i <= n; i++)); do
+		local ns extra="" rate=${STA_RATE[i]}
+		ns=$(sta_ns "$i")
+		ip netns del "$ns" 2>/dev/null
+		ip netns add "$ns"
+		iw phy "${STA_PHY[i]}" set netns name "$ns" ||
+			{ log "wifi_setup: cannot move ${STA_PHY[i]} to $ns"; return 1; }
+		case $rate in
+		mcs*)	local m=${rate#mcs} mask="" b v
+			for ((b = 0; b < 10; b++)); do
+				v=0
+				if [ "$m" -ge $((b * 8 + 7)) ]; then v=255
+				elif [ "$m" -ge $((b * 8)) ]; then v=$(((1 << (m - b * 8 + 1)) - 1)); fi
+				mask+=$(printf '%02x ' "$v")
+			done
+			extra="	ht_mcs=\"${mask% }\"" ;;
+		vmcs*)	local vm=${rate#vmcs} code
+			case $vm in 7) code=0 ;; 8) code=1 ;; 9) code=2 ;;
+			*) log "wifi_setup: vmcs$vm: the VHT MCS map only caps at 7, 8 or 9"; return 1 ;; esac
+			extra="	vht_rx_mcs_nss_1=$code
+	vht_tx_mcs_nss_1=$code" ;;
+		"")	;;
+		*)	extra="	disable_ht=1
+	disable_vht=1" ;;
+		esac
+		sed -e "s|@CTRL@|$WIFI_DIR/wpa-$ns|" -e "s|@SSID@|$WIFI_SSID|" -e "s|@FREQ@|$WIFI_FREQ|" \
+			"$AIRFAIR_SELFTESTS_DIR/hostapd/sta.conf" |
+			awk -v e="$extra" '{ if ($0 == "@EXTRA@") { if (e != "") print e } else print }' \
+			> "$WIFI_DIR/wpa-$ns.conf"
+		nsrun "$ns" "
+			ip link set lo up
+			ip link set ${STA_IF[i]} up
+			ip addr add $(sta_ip "$i")/24 dev ${STA_IF[i]}
+			wpa_supplicant -B -D nl80211 -i ${STA_IF[i]} -c $WIFI_DIR/wpa-$ns.conf \
+				-P $WIFI_DIR/wpa-$ns.pid -f $WIFI_DIR/wpa-$ns.log" ||
+			{ log "wifi_setup: wpa_supplicant failed in $ns"; return 1; }
+	done
+
+	# Association: hostapd must be ENABLED and every station authorized, seen from the AP
+	# (no netns hops). Bounded by AIRFAIR_ASSOC_TIMEOUT seconds.
+	local tmo=${AIRFAIR_ASSOC_TIMEOUT:-30} deadline got=0
+	deadline=$(awk -v t="$EPOCHREALTIME" -v d="$tmo" 'BEGIN{printf "%d", t + d}')
+	while :; do
+		got=$(iw dev "$AP_IF" station dump 2>/dev/null | grep -c 'authorized:[[:space:]]*yes')
+		[ "$got" -ge "$n" ] && break
+		if [ "${EPOCHREALTIME%.*}" -ge "$deadline" ]; then
+			log "wifi_setup: only $got of $n stations associated after ${tmo}s"
+			log "hostapd: $(hostapd_cli -p "$WIFI_DIR/hostapd" status 2>/dev/null | grep '^state=')"
+			tail -n 15 "$WIFI_DIR/hostapd.log" | sed 's/^/#   hostapd: /' >&2
+			for ((i = 1; i <= n; i++)); do
+				tail -n 8 "$WIFI_DIR/wpa-sta$i.log" | sed "s/^/#   sta$i: /" >&2
+			done
+			return 1
+		fi
+		sleep 0.1
+	done
+	WIFI_ASSOC_TIME=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}')
+
+	# Per-station TX caps (station side), and the routes to the wired side.
+	local same="" allsame=1
+	for ((i = 1; i <= n; i++)); do
+		local rate=${STA_RATE[i]} bands cmd="" ns
+		ns=$(sta_ns "$i")
+		[ "$band" = 2g ] && bands=2.4 || bands=5
+		case $rate in
+		mcs*)	cmd="iw dev ${STA_IF[i]} set bitrates ht-mcs-$bands $(seq -s ' ' 0 "${rate#mcs}")" ;;
+		vmcs*)	cmd="iw dev ${STA_IF[i]} set bitrates vht-mcs-$bands 1:0-${rate#vmcs}" ;;
+		"")	;;
+		*)	cmd="iw dev ${STA_IF[i]} set bitrates legacy-$bands $rate" ;;
+		esac
+		case $rate in mcs*|vmcs*|"") allsame=0 ;; *) [ -z "$same" ] && same=$rate
+			[ "$same" = "$rate" ] || allsame=0 ;; esac
+		nsrun "$ns" "ip route add default via $WIFI_AP_IP dev ${STA_IF[i]}; ${cmd:-true}" ||
+			{ log "wifi_setup: $ns: '$cmd' failed"; return 1; }
+	done
+	if [ "$allsame" = 1 ] && [ -n "$same" ]; then
+		iw dev "$AP_IF" set bitrates "legacy-$bands" "$same" ||
+			{ log "wifi_setup: AP: set bitrates legacy $same failed"; return 1; }
+	fi
+	log "wifi: $n station(s) on $AP_IF ($band $mode, $WIFI_FREQ MHz) associated in ${WIFI_ASSOC_TIME}s"
+	return 0
+}
+
+# The AP's current TX bitrate to station I, Mbit/s (from rate control), e.g. "65.0".
+ap_tx_bitrate() {
+	iw dev "$AP_IF" station get "${STA_MAC[$1]}" 2>/dev/null |
+		awk '/tx bitrate:/{print $3; exit}'
+}
+
+# Ping from station I to ADDR (default the AP): COUNT packets, all must come back.
+sta_ping() {
+	local i=$1 addr=${2:-$WIFI_AP_IP} count=${3:-3}
+	nsrun "$(sta_ns "$i")" "ping -c $count -i 0.2 -W 2 $addr" > "$WIFI_DIR/ping-sta$i.log" 2>&1
+}
+
+# server_setup [DELAY_MS]: netns "server" (10.43.0.2) behind the AP over a veth pair
+# (wired0 here, eth0 there, 10.43.0.1 on this side); DELAY_MS > 0 adds a netem delay on the
+# server's egress, i.e. DELAY_MS to every round trip through it. Forwarding on.
+server_setup() {
+	local delay=${1:-0}
+	wifi_workdir
+	ip netns del "$SERVER_NS" 2>/dev/null
+	ip netns add "$SERVER_NS"
+	ip link del wired0 2>/dev/null
+	ip link add wired0 type veth peer name eth0 netns "$SERVER_NS" || return 1
+	ip addr add "$WIRED_AP_IP/24" dev wired0
+	ip link set wired0 up
+	echo 1 > /proc/sys/net/ipv4/ip_forward
+	nsrun "$SERVER_NS" "
+		ip link set lo up
+		ip addr add $SERVER_IP/24 dev eth0
+		ip link set eth0 up
+		ip route add $WIFI_NET.0/24 via $WIRED_AP_IP
+		if [ $delay != 0 ]; then
+			tc qdisc replace dev eth0 root netem delay ${delay}ms limit 100000 || exit 1
+		fi" || { log "server_setup: failed"; return 1; }
+}
+
+# ------------------------------------------------------------------------------------------
+# iperf3. STAS is one station number or several ("1 2 3" or 1,2,3); all run concurrently,
+# each against its own server port (5200+i) in the server netns. Prints the goodput in
+# Mbit/s (receiver side), one line per station in the given order; "0" for a failed run.
+# The raw iperf3 -J output is left in $WIFI_DIR/iperf-staI.json.
+
+IPERF_PORT_BASE=5200
+
+iperf_servers() {
+	local ports="$*"
+	nsrun "$SERVER_NS" "
+		for p in $ports; do iperf3 -s -1 -D -p \$p --logfile $WIFI_DIR/iperf-server-\$p.log || exit 1; done
+		for t in \$(seq 100); do
+			ok=1
+			for p in $ports; do ss -Hltn \"sport = :\$p\" | grep -q . || ok=0; done
+			[ \$ok = 1 ] && exit 0
+			sleep 0.05
+		done
+		exit 1" || { log "iperf: servers on ports $ports did not come up"; return 1; }
+}
+
+# iperf_run {tcp|udp} {down|up} STAS SECONDS [RATE]
+iperf_run() {
+	local proto=$1 dir=$2 stas=${3//,/ } secs=$4 rate=${5:-} i ports="" pids=() args
+	for i in $stas; do ports+=" $((IPERF_PORT_BASE + i))"; done
+	iperf_servers $ports || return 1
+	args="-t $secs -J --connect-timeout 3000"
+	[ "$dir" = down ] && args+=" -R"
+	[ "$proto" = udp ] && args+=" -u -b ${rate:-10M} -l 1400"
+	for i in $stas; do
+		rm -f "$WIFI_DIR/iperf-sta$i.json"
+		timeout $((secs + 20)) ip netns exec "$(sta_ns "$i")" \
+			iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + i)) $args \
+			> "$WIFI_DIR/iperf-sta$i.json" 2>"$WIFI_DIR/iperf-sta$i.err" &
+		pids+=($!)
+	done
+	wait "${pids[@]}" 2>/dev/null
+	for i in $stas; do iperf_goodput "$WIFI_DIR/iperf-sta$i.json"; done
+}
+
+# Goodput of one iperf3 -J result, Mbit/s (receiver's view).
+iperf_goodput() {
+	jq -r '
+		if .error then 0
+		elif .end.sum_received then .end.sum_received.bits_per_second
+		elif .end.sum then
+			(if .end.sum.lost_packets and .end.sum.packets and .end.sum.packets > 0
+			 then .end.sum.bits_per_second * (1 - .end.sum.lost_packets / .end.sum.packets)
+			 else .end.sum.bits_per_second end)
+		else 0 end | . / 1e6 | . * 100 | round / 100' "$1" 2>/dev/null || echo 0
+}
+
+# Bytes received by the receiver in one iperf3 -J result.
+iperf_bytes() {
+	jq -r '.end.sum_received.bytes // .end.sum.bytes // 0' "$1" 2>/dev/null || echo 0
+}
+
+iperf_tcp_down() { iperf_run tcp down "$1" "$2"; }
+iperf_tcp_up() { iperf_run tcp up "$1" "$2"; }
+iperf_udp_down() { iperf_run udp down "$1" "$3" "$2"; }
+iperf_udp_up() { iperf_run udp up "$1" "$3" "$2"; }
+
+# ------------------------------------------------------------------------------------------
+
+wifi_cleanup() {
+	local rc=$? f i
+	trap - EXIT
+	[ -n "$WIFI_DIR" ] || return "$rc"
+	for f in "$WIFI_DIR"/*.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	for ((i = 1; i <= WIFI_NSTA; i++)); do
+		ip netns pids "sta$i" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "sta$i" 2>/dev/null
+	done
+	ip netns pids "$SERVER_NS" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns del "$SERVER_NS" 2>/dev/null
+	ip link del wired0 2>/dev/null
+	if [ -n "$MEDIUM_PID" ]; then
+		kill "$MEDIUM_PID" 2>/dev/null
+		wait "$MEDIUM_PID" 2>/dev/null
+	fi
+	# hostapd must be gone before the radios can go.
+	for i in $(seq 20); do
+		[ -f "$WIFI_DIR/hostapd.pid" ] && kill -0 "$(cat "$WIFI_DIR/hostapd.pid")" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$AP_IF" ] && tc qdisc del dev "$AP_IF" root 2>/dev/null
+	if [ -d /sys/module/mac80211_hwsim ]; then
+		rmmod mac80211_hwsim 2>/dev/null || { sleep 0.5; rmmod mac80211_hwsim 2>/dev/null; }
+	fi
+	if [ -n "${AIRFAIR_KEEP:-}" ]; then
+		log "kept $WIFI_DIR"
+	else
+		rm -rf "$WIFI_DIR"
+	fi
+	WIFI_DIR=""
+	return "$rc"
+}
