@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_airfair ACK filter (gong-wu-williamson's SPM-AF, as in cake's
+ * ack-filter): when a pure ACK is queued behind an older pure ACK of the same
+ * flow that it makes redundant, the older one is dropped. An ACK is kept if it
+ * carries anything the sender may need: SYN/FIN/RST/URG/ECE/CWR, options other
+ * than timestamps (SACK blocks above all), or an ACK number the newer ACK does
+ * not advance past (duplicate ACKs drive fast retransmit).
+ */
+#include <linux/tcp.h>
+#include <net/tcp.h>
+#include "airfair.h"
+
+/* Only NOP, EOL and timestamp options: nothing but the ACK number to lose. */
+static bool airfair_plain_options(const struct sk_buff *skb,
+				  const struct tcphdr *th, u32 thoff)
+{
+	int len = th->doff * 4 - sizeof(*th), i = 0;
+	const u8 *opt;
+	u8 buf[40];
+
+	if (len <= 0)
+		return true;
+	opt = skb_header_pointer(skb, thoff + sizeof(*th), len, buf);
+	if (!opt)
+		return false;
+	while (i < len) {
+		if (opt[i] == TCPOPT_EOL)
+			return true;
+		if (opt[i] == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (opt[i] != TCPOPT_TIMESTAMP || i + 1 >= len ||
+		    opt[i + 1] != TCPOLEN_TIMESTAMP)
+			return false;
+		i += TCPOLEN_TIMESTAMP;
+	}
+	return true;
+}
+
+#define AIRFAIR_ACK_KEEP_FLAGS	(TCPHDR_SYN | TCPHDR_FIN | TCPHDR_RST | \
+				 TCPHDR_URG | TCPHDR_ECE | TCPHDR_CWR)
+
+static const struct tcphdr *airfair_tcp_header(const struct sk_buff *skb,
+					       struct tcphdr *buf)
+{
+	return skb_header_pointer(skb, airfair_cb(skb)->thoff, sizeof(*buf), buf);
+}
+
+bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
+			struct airfair_flow *flow, struct sk_buff *skb,
+			struct sk_buff **to_free)
+{
+	struct airfair_skb_cb *cb = airfair_cb(skb);
+	const struct tcphdr *th, *oth;
+	struct sk_buff *prev = NULL, *old;
+	struct tcphdr buf, obuf;
+	u32 ack;
+
+	th = airfair_tcp_header(skb, &buf);
+	if (!th || (tcp_flag_byte(th) & AIRFAIR_ACK_KEEP_FLAGS))
+		return false;
+	ack = ntohl(th->ack_seq);
+
+	for (old = flow->head; old; prev = old, old = old->next) {
+		struct airfair_skb_cb *ocb = airfair_cb(old);
+
+		if (ocb->pkt_class != AIRFAIR_PKT_TCP_ACK || ocb->hash != cb->hash)
+			continue;
+		oth = airfair_tcp_header(old, &obuf);
+		if (!oth || oth->source != th->source || oth->dest != th->dest ||
+		    (tcp_flag_byte(oth) & AIRFAIR_ACK_KEEP_FLAGS) ||
+		    !after(ack, ntohl(oth->ack_seq)) ||
+		    !airfair_plain_options(old, oth, ocb->thoff))
+			continue;
+
+		if (prev)
+			prev->next = old->next;
+		else
+			flow->head = old->next;
+		if (flow->tail == old)
+			flow->tail = prev;
+		skb_mark_not_on_list(old);
+		/*
+		 * The survivor now acknowledges the upload data the dropped
+		 * ACK stood for: carry that airtime over, not the ACK's own.
+		 */
+		cb->cost_ns += ocb->cost_ns -
+			       min_t(u32, ocb->cost_ns,
+				     airfair_affine_ns(&sta->costs.ack,
+						       qdisc_pkt_len(old)));
+		airfair_unqueued(sch, sta, flow, old);
+		sta->drops++;
+		qdisc_qstats_drop(sch);
+		qdisc_tree_reduce_backlog(sch, 1, qdisc_pkt_len(old));
+		__qdisc_drop(old, to_free);
+		return true;
+	}
+	return false;
+}

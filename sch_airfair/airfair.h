@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sch_airfair internals shared by the qdisc, the station table and the
+ * packet classifier.
+ */
+#ifndef _SCH_AIRFAIR_H
+#define _SCH_AIRFAIR_H
+
+#include <linux/hashtable.h>
+#include <linux/if_ether.h>
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/skbuff.h>
+#include <net/codel.h>
+#include <net/pkt_sched.h>
+#include "airtime.h"
+
+#define AIRFAIR_FLOWS_PER_STA	32	/* flow buckets of one station */
+#define AIRFAIR_STA_HASH_BITS	8
+#define AIRFAIR_WEIGHT_DEFAULT	1
+#define AIRFAIR_WEIGHT_MAX	1024
+#define AIRFAIR_DEFAULT_MSS	1448
+
+/* What a packet is, as far as airtime is concerned. */
+enum airfair_pkt_class {
+	AIRFAIR_PKT_OTHER,
+	AIRFAIR_PKT_UDP,
+	AIRFAIR_PKT_TCP_DATA,
+	AIRFAIR_PKT_TCP_ACK,	/* pure ACK: no payload, no SYN/FIN/RST */
+};
+
+/* Which way a TCP flow's data goes, inferred from what the AP sends. */
+enum airfair_flow_dir {
+	AIRFAIR_DIR_NONE,
+	AIRFAIR_DIR_DOWN,	/* AP sends data to the station */
+	AIRFAIR_DIR_UP,		/* AP only returns ACKs for the station's data */
+};
+
+enum airfair_flow_kind {
+	AIRFAIR_FLOW_OTHER,
+	AIRFAIR_FLOW_UDP,
+	AIRFAIR_FLOW_TCP,
+};
+
+struct airfair_config {
+	u32 limit;		/* packets */
+	u32 memlimit;		/* bytes of truesize */
+	struct airfair_timing timing;
+	u8 model;		/* enum airfair_model */
+	u16 utilisation;	/* per mille */
+	u32 quantum_us;
+	u8 delack;
+	u8 ack_filter;
+	u8 ack_prio;
+	u32 tlas;		/* packets, 0 = off */
+	u8 rtt_buffer;
+	u32 target_us;
+	u32 interval_us;
+	u8 ecn;
+	u32 max_stations;
+	u32 sta_timeout_ms;
+	u8 ampdu;
+};
+
+/*
+ * Per-packet state kept in the skb while it waits in the qdisc. CoDel's
+ * helpers (net/codel_qdisc.h, included by qdisc.c only) use the first bytes
+ * as their struct codel_skb_cb; qdisc.c checks the size at build time.
+ */
+#define AIRFAIR_CODEL_CB_LEN	8
+struct airfair_skb_cb {
+	u8 codel[AIRFAIR_CODEL_CB_LEN];
+	u32 cost_ns;
+	u32 hash;		/* flow hash: tells flows sharing a bucket apart */
+	u16 thoff;		/* transport header offset */
+	u8 pkt_class;
+};
+
+static inline struct airfair_skb_cb *airfair_cb(const struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct airfair_skb_cb));
+	return (struct airfair_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+struct airfair_flow {
+	struct sk_buff *head;
+	struct sk_buff *tail;
+	struct list_head chain;		/* station's new_flows or old_flows */
+	struct codel_vars cvars;
+	s32 deficit;			/* ns of airtime */
+	u32 qlen;
+	u32 backlog;			/* bytes */
+	u32 sent;			/* packets since the flow last became active */
+	u32 tag;			/* flow hash of the current occupant */
+	u8 kind;			/* enum airfair_flow_kind */
+	u8 dir;				/* enum airfair_flow_dir */
+	s8 dir_score;			/* > 0 leans upload, < 0 download */
+	/* Upload flows: learnt delayed-ACK factor from the ACK stream. */
+	u32 last_ack_seq;
+	u16 mss;
+	u16 delack_x256;		/* EWMA of ACKed segments per ACK, x256 */
+	u32 rtt_us;			/* passive RTT estimate, 0 = unknown */
+};
+
+struct airfair_sta {
+	struct hlist_node hnode;	/* sched->sta_hash, by address */
+	struct list_head node;		/* sched->free_stas or sched->all_stas */
+	struct rb_node rb;		/* sched->active, by vtime */
+	u8 addr[ETH_ALEN];
+	bool in_use;
+	bool active;			/* in sched->active */
+	bool pinned;			/* has static settings: never aged out */
+	u16 weight;
+	u32 inv_weight;			/* 2^18 / weight: vtime per ns of air */
+	u64 vtime;			/* airtime received / weight, scaled */
+	unsigned long last_active;	/* jiffies */
+
+	/* rate and loss in use, and where they came from */
+	struct tc_airfair_rate rate;
+	u32 loss_q16;
+	u8 source;			/* enum airfair_source */
+	unsigned long source_changed;	/* jiffies */
+	struct airfair_sta_costs costs;
+	u32 flow_quantum;		/* ns: one full-size data frame */
+
+	u32 qlen;
+	u32 backlog;
+	u64 airtime_ns;
+	u64 packets;
+	u64 bytes;
+	u32 drops;
+
+	struct list_head new_flows;
+	struct list_head old_flows;
+	struct airfair_flow flows[AIRFAIR_FLOWS_PER_STA];
+};
+
+struct airfair_sched {
+	struct airfair_config cfg;
+	struct codel_params cparams;
+	struct codel_stats cstats;
+
+	struct airfair_sta *stas;	/* max_stations + multicast + overflow */
+	u32 nr_slots;
+	DECLARE_HASHTABLE(sta_hash, AIRFAIR_STA_HASH_BITS);
+	struct list_head free_stas;
+	struct list_head all_stas;	/* in use, oldest first */
+	u32 nr_stas;
+	struct airfair_sta *mcast;
+	struct airfair_sta *overflow;
+	struct rb_root_cached active;	/* stations with packets, by vtime */
+	struct airfair_sta *cur;	/* station in its turn, out of the tree */
+	u64 cur_used;			/* ns of air it has used this turn */
+	struct airfair_sta *dq_sta;	/* station codel_dequeue() works on */
+	u64 vtime_floor;		/* vtime a newly active station starts from */
+	unsigned long next_gc;		/* jiffies */
+
+	/* airtime meter */
+	struct qdisc_watchdog watchdog;
+	s64 tokens_ns;
+	u64 meter_last_ns;
+	u32 util_q16;
+	s64 burst_ns;
+
+	u32 memory_used;
+	u32 new_flows_seen;
+	u64 airtime_ns;
+	u32 drop_limit;
+	u32 drop_memlimit;
+	u32 drop_aqm;
+	u32 drop_rtt;
+	u32 drop_ackfilter;
+	u32 ecn_mark;
+	u32 meter_stalls;
+	u32 sta_overflow;
+};
+
+/* station.c */
+int airfair_stas_alloc(struct airfair_sched *q, u32 max_stations);
+void airfair_stas_free(struct airfair_sched *q);
+struct airfair_sta *airfair_sta_find(struct airfair_sched *q, const u8 *addr);
+struct airfair_sta *airfair_sta_get(struct airfair_sched *q, const u8 *addr);
+void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
+void airfair_sta_set_weight(struct airfair_sta *sta, u16 weight);
+void airfair_sta_release(struct airfair_sched *q, struct airfair_sta *sta);
+void airfair_stas_gc(struct airfair_sched *q);
+void airfair_stas_recompute(struct airfair_sched *q);
+
+/* classify.c */
+struct airfair_flow *airfair_classify(struct airfair_sched *q,
+				      struct airfair_sta *sta,
+				      struct sk_buff *skb);
+u32 airfair_flow_cost(const struct airfair_sched *q,
+		      const struct airfair_sta *sta,
+		      const struct airfair_flow *flow,
+		      const struct sk_buff *skb, u8 pkt_class);
+
+/* ackfilter.c */
+bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
+			struct airfair_flow *flow, struct sk_buff *skb,
+			struct sk_buff **to_free);
+
+/* rtt.c */
+s64 airfair_rtt_share(const struct airfair_sched *q,
+		      const struct airfair_flow *flow);
+
+/* qdisc.c */
+void airfair_unqueued(struct Qdisc *sch, struct airfair_sta *sta,
+		      struct airfair_flow *flow, struct sk_buff *skb);
+
+#endif /* _SCH_AIRFAIR_H */

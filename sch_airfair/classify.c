@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_airfair packet classification: which flow of its station a packet
+ * belongs to, whether it is TCP data, a pure TCP ACK, UDP or other, which way
+ * a TCP flow's data goes, how many segments each of an upload flow's ACKs
+ * covers, and what the packet costs in airtime.
+ */
+#include <linux/tcp.h>
+#include <net/flow_dissector.h>
+#include <net/tcp.h>
+#include "airfair.h"
+
+/* Direction hysteresis: a flow must lean this far before it changes side. */
+#define AIRFAIR_DIR_FLIP	4
+#define AIRFAIR_DIR_CAP		8
+/* Delayed-ACK EWMA weight: 1/8 per ACK; advances are clamped to this many MSS. */
+#define AIRFAIR_DELACK_SHIFT	3
+#define AIRFAIR_DELACK_MAX	16
+
+static u8 airfair_tcp_class(const struct sk_buff *skb, const struct tcphdr *th,
+			    u32 thoff)
+{
+	u32 hdr = thoff + th->doff * 4;
+
+	if (th->syn || th->fin || th->rst || !th->ack)
+		return AIRFAIR_PKT_TCP_DATA;
+	return skb->len > hdr ? AIRFAIR_PKT_TCP_DATA : AIRFAIR_PKT_TCP_ACK;
+}
+
+/* The MSS a SYN announces: the largest segment the other side will send us. */
+static u16 airfair_syn_mss(const struct sk_buff *skb, const struct tcphdr *th,
+			   u32 thoff)
+{
+	u8 buf[40];
+	const u8 *opt;
+	int len = th->doff * 4 - sizeof(*th);
+	bool ts = false;
+	u16 mss = 0;
+	int i = 0;
+
+	if (len <= 0)
+		return 0;
+	opt = skb_header_pointer(skb, thoff + sizeof(*th), len, buf);
+	if (!opt)
+		return 0;
+	while (i < len) {
+		u8 kind = opt[i], olen;
+
+		if (kind == TCPOPT_EOL)
+			break;
+		if (kind == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			break;
+		olen = opt[i + 1];
+		if (olen < 2 || i + olen > len)
+			break;
+		if (kind == TCPOPT_MSS && olen == TCPOLEN_MSS)
+			mss = get_unaligned_be16(&opt[i + 2]);
+		else if (kind == TCPOPT_TIMESTAMP)
+			ts = true;
+		i += olen;
+	}
+	if (mss && ts && mss > TCPOLEN_TSTAMP_ALIGNED)
+		mss -= TCPOLEN_TSTAMP_ALIGNED;
+	return mss;
+}
+
+static void airfair_flow_reset(struct airfair_sched *q,
+			       struct airfair_flow *flow, u32 tag, u8 kind)
+{
+	flow->tag = tag;
+	flow->kind = kind;
+	flow->dir = AIRFAIR_DIR_NONE;
+	flow->dir_score = 0;
+	flow->last_ack_seq = 0;
+	flow->mss = AIRFAIR_DEFAULT_MSS;
+	flow->delack_x256 = q->cfg.delack << 8;
+	q->new_flows_seen++;
+}
+
+static void airfair_update_dir(struct airfair_flow *flow, u8 pkt_class)
+{
+	int score = flow->dir_score;
+
+	score += pkt_class == AIRFAIR_PKT_TCP_ACK ? 1 : -2;
+	flow->dir_score = clamp(score, -AIRFAIR_DIR_CAP, AIRFAIR_DIR_CAP);
+	if (flow->dir_score >= AIRFAIR_DIR_FLIP)
+		flow->dir = AIRFAIR_DIR_UP;
+	else if (flow->dir_score <= -AIRFAIR_DIR_FLIP)
+		flow->dir = AIRFAIR_DIR_DOWN;
+}
+
+/* Segments per ACK from the cumulative ACK's advance (gong-wu-williamson's d). */
+static void airfair_learn_delack(struct airfair_flow *flow, u32 ack_seq)
+{
+	u32 adv, segs;
+	int delta;
+
+	if (flow->last_ack_seq && after(ack_seq, flow->last_ack_seq)) {
+		adv = ack_seq - flow->last_ack_seq;
+		segs = min_t(u32, (adv << 8) / flow->mss,
+			     AIRFAIR_DELACK_MAX << 8);
+		segs = max_t(u32, segs, 1 << 8);
+		delta = (int)segs - flow->delack_x256;
+		flow->delack_x256 += delta >> AIRFAIR_DELACK_SHIFT;
+	}
+	if (!flow->last_ack_seq || after(ack_seq, flow->last_ack_seq))
+		flow->last_ack_seq = ack_seq;
+}
+
+struct airfair_flow *airfair_classify(struct airfair_sched *q,
+				      struct airfair_sta *sta,
+				      struct sk_buff *skb)
+{
+	struct airfair_skb_cb *cb = airfair_cb(skb);
+	u8 pkt_class = AIRFAIR_PKT_OTHER, kind = AIRFAIR_FLOW_OTHER;
+	const struct tcphdr *th = NULL;
+	struct airfair_flow *flow;
+	struct flow_keys keys;
+	struct tcphdr _th;
+	u32 hash;
+
+	skb_flow_dissect_flow_keys(skb, &keys, 0);
+	hash = flow_hash_from_keys(&keys);
+	if (keys.basic.ip_proto == IPPROTO_UDP) {
+		pkt_class = AIRFAIR_PKT_UDP;
+		kind = AIRFAIR_FLOW_UDP;
+	} else if (keys.basic.ip_proto == IPPROTO_TCP &&
+		   !(keys.control.flags & FLOW_DIS_IS_FRAGMENT)) {
+		th = skb_header_pointer(skb, keys.control.thoff, sizeof(_th), &_th);
+		if (th) {
+			pkt_class = airfair_tcp_class(skb, th, keys.control.thoff);
+			kind = AIRFAIR_FLOW_TCP;
+		}
+	}
+
+	flow = &sta->flows[reciprocal_scale(hash, AIRFAIR_FLOWS_PER_STA)];
+	if (!flow->qlen && flow->tag != hash)
+		airfair_flow_reset(q, flow, hash, kind);
+
+	if (th) {
+		if (th->syn) {
+			u16 mss = airfair_syn_mss(skb, th, keys.control.thoff);
+
+			if (mss >= 64)
+				flow->mss = mss;
+		} else {
+			airfair_update_dir(flow, pkt_class);
+		}
+		if (th->ack && pkt_class == AIRFAIR_PKT_TCP_ACK)
+			airfair_learn_delack(flow, ntohl(th->ack_seq));
+	}
+
+	cb->pkt_class = pkt_class;
+	cb->hash = hash;
+	cb->thoff = keys.control.thoff;
+	cb->cost_ns = airfair_flow_cost(q, sta, flow, skb, pkt_class);
+	return flow;
+}
+
+u32 airfair_flow_cost(const struct airfair_sched *q,
+		      const struct airfair_sta *sta,
+		      const struct airfair_flow *flow,
+		      const struct sk_buff *skb, u8 pkt_class)
+{
+	const struct airfair_sta_costs *c = &sta->costs;
+	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	const struct airfair_affine *a;
+	u32 len = qdisc_pkt_len(skb);
+	u64 cost;
+
+	switch (pkt_class) {
+	case AIRFAIR_PKT_TCP_DATA:
+		a = flow->dir == AIRFAIR_DIR_UP ? &c->data : &c->tcp_down;
+		break;
+	case AIRFAIR_PKT_TCP_ACK:
+		a = &c->ack;
+		break;
+	default:
+		a = &c->data;
+		break;
+	}
+	/* The model wants L3 length: 802.11 framing replaces the Ethernet header. */
+	len = len > segs * ETH_HLEN ? len - segs * ETH_HLEN : 0;
+	/* A GSO packet becomes segs frames: each pays the fixed part once. */
+	cost = (u64)a->a_ns * segs + (((u64)a->b_ns256 * len) >> 8);
+	/* Eq. 9: an upload flow's ACK stands for the d data frames it acknowledges. */
+	if (pkt_class == AIRFAIR_PKT_TCP_ACK && flow->dir == AIRFAIR_DIR_UP)
+		cost += ((u64)flow->delack_x256 * c->up_data_ns) >> 8;
+	return min_t(u64, cost, U32_MAX);
+}

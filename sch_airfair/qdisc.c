@@ -1,0 +1,1143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_airfair: airtime-fair queueing for WiFi access points.
+ *
+ * Packets are queued per station (destination MAC) and, within a station, per
+ * flow. Each packet is charged its expected airtime (the airtime model in
+ * airtime.c: direct + indirect time, TCP ACK airtime, upload data behind an
+ * upload flow's ACKs). Stations are served in order of virtual time (airtime
+ * received divided by weight), kept in an rbtree: O(log n) per packet, and a
+ * backlogged station never trails another by more than one quantum plus one
+ * packet's cost, scaled by the weights (start-time fair queueing bound; see
+ * docs/qdisc.md). Within a station, flows are served by airtime deficit round
+ * robin with new-flow priority (optionally for the first N packets, T-LAS)
+ * and per-flow CoDel. Dequeues are metered by airtime in real time because
+ * mac80211 never stops the netdev queue: without the meter the backlog would
+ * sit in mac80211's queues, where nothing here could schedule it.
+ */
+#include <linux/etherdevice.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <net/codel.h>
+#include <net/codel_impl.h>
+#include <net/codel_qdisc.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include "airfair.h"
+#include "compat.h"
+
+static const struct airfair_config airfair_defaults = {
+	.limit = 10240,
+	.memlimit = 32 << 20,
+	.model = AIRFAIR_MODEL_PRECISE,
+	.utilisation = 1000,
+	.quantum_us = 1000,
+	.delack = 2,
+	.ack_filter = 1,
+	.ack_prio = 1,
+	.tlas = 8,
+	.rtt_buffer = 1,
+	.target_us = 5000,
+	.interval_us = 100000,
+	.ecn = 1,
+	.max_stations = 128,
+	.sta_timeout_ms = 60000,
+	.ampdu = 1,
+};
+
+#define AIRFAIR_DEFAULT_PHY	AIRFAIR_PHY_11N_5G
+#define AIRFAIR_MAX_STATIONS	4096
+
+/* ---------------------------------------------------------------------------
+ * Queues
+ */
+
+static void flow_queue_add(struct airfair_flow *flow, struct sk_buff *skb)
+{
+	if (!flow->head)
+		flow->head = skb;
+	else
+		flow->tail->next = skb;
+	flow->tail = skb;
+	skb->next = NULL;
+}
+
+static struct sk_buff *flow_queue_pop(struct airfair_flow *flow)
+{
+	struct sk_buff *skb = flow->head;
+
+	flow->head = skb->next;
+	skb_mark_not_on_list(skb);
+	return skb;
+}
+
+/* Account for a packet leaving a flow's queue, whatever becomes of it. */
+void airfair_unqueued(struct Qdisc *sch, struct airfair_sta *sta,
+			     struct airfair_flow *flow, struct sk_buff *skb)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	u32 len = qdisc_pkt_len(skb);
+
+	flow->qlen--;
+	flow->backlog -= len;
+	sta->qlen--;
+	sta->backlog -= len;
+	sch->q.qlen--;
+	sch->qstats.backlog -= len;
+	q->memory_used -= skb->truesize;
+}
+
+static struct sk_buff *airfair_codel_dequeue(struct codel_vars *vars, void *ctx)
+{
+	struct Qdisc *sch = ctx;
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct airfair_flow *flow = container_of(vars, struct airfair_flow, cvars);
+	struct sk_buff *skb;
+
+	if (!flow->head)
+		return NULL;
+	skb = flow_queue_pop(flow);
+	airfair_unqueued(sch, q->dq_sta, flow, skb);
+	return skb;
+}
+
+static void airfair_codel_drop(struct sk_buff *skb, void *ctx)
+{
+	struct Qdisc *sch = ctx;
+	struct airfair_sched *q = qdisc_priv(sch);
+
+	q->drop_aqm++;
+	q->dq_sta->drops++;
+	kfree_skb(skb);
+	qdisc_qstats_drop(sch);
+}
+
+/* Sort a backlogged station into the active tree by virtual time. */
+static void airfair_sta_activate(struct airfair_sched *q, struct airfair_sta *sta)
+{
+	struct rb_node **p = &q->active.rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	/* No credit for time spent idle: start from the scheduler's now. */
+	if (sta->vtime < q->vtime_floor)
+		sta->vtime = q->vtime_floor;
+	while (*p) {
+		struct airfair_sta *s = rb_entry(*p, struct airfair_sta, rb);
+
+		parent = *p;
+		if (sta->vtime < s->vtime) {
+			p = &parent->rb_left;
+		} else {
+			p = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&sta->rb, parent, p);
+	rb_insert_color_cached(&sta->rb, &q->active, leftmost);
+	sta->active = true;
+}
+
+static void airfair_sta_deactivate(struct airfair_sched *q, struct airfair_sta *sta)
+{
+	rb_erase_cached(&sta->rb, &q->active);
+	RB_CLEAR_NODE(&sta->rb);
+	sta->active = false;
+}
+
+/* ---------------------------------------------------------------------------
+ * Enqueue
+ */
+
+static struct airfair_sta *airfair_classify_sta(struct airfair_sched *q,
+						struct sk_buff *skb)
+{
+	const struct ethhdr *eth;
+	struct airfair_sta *sta;
+
+	if (skb->len < ETH_HLEN)
+		return q->mcast;
+	eth = (const struct ethhdr *)skb->data;
+	if (is_multicast_ether_addr(eth->h_dest))
+		return q->mcast;
+	sta = airfair_sta_get(q, eth->h_dest);
+	if (sta)
+		return sta;
+	if (time_after(jiffies, q->next_gc)) {
+		airfair_stas_gc(q);
+		sta = airfair_sta_get(q, eth->h_dest);
+		if (sta)
+			return sta;
+	}
+	q->sta_overflow++;
+	return q->overflow;
+}
+
+/* The station holding the most bytes; on a tie, the first found. */
+static struct airfair_sta *airfair_fattest_sta(struct airfair_sched *q)
+{
+	struct airfair_sta *fat = NULL;
+	u32 i;
+
+	for (i = 0; i < q->nr_slots; i++) {
+		struct airfair_sta *sta = &q->stas[i];
+
+		if (sta->qlen && (!fat || sta->backlog > fat->backlog))
+			fat = sta;
+	}
+	return fat;
+}
+
+/*
+ * The flow to drop from when the queue is over its limits. With rtt-buffer,
+ * each TCP flow is entitled to a share of the buffer in proportion to its
+ * RTT (kliazovich-rdqm); the flow furthest above its share loses. Sparse flows
+ * (still on the new list) are never chosen while another flow has packets.
+ */
+static struct airfair_flow *airfair_victim_flow(struct airfair_sched *q,
+						struct airfair_sta *sta)
+{
+	struct airfair_flow *victim = NULL, *sparse = NULL;
+	s64 worst = S64_MIN;
+	int i;
+
+	for (i = 0; i < AIRFAIR_FLOWS_PER_STA; i++) {
+		struct airfair_flow *flow = &sta->flows[i];
+		s64 over;
+
+		if (!flow->qlen)
+			continue;
+		if (flow->qlen <= 1 && flow->sent == 0) {
+			sparse = flow;
+			continue;
+		}
+		over = (s64)flow->backlog;
+		if (q->cfg.rtt_buffer && flow->kind == AIRFAIR_FLOW_TCP)
+			over -= airfair_rtt_share(q, flow);
+		if (over > worst) {
+			worst = over;
+			victim = flow;
+		}
+	}
+	return victim ?: sparse;
+}
+
+/* Drop one packet to get back under the limits; returns it (queued to free). */
+static struct sk_buff *airfair_drop_one(struct Qdisc *sch,
+					struct sk_buff **to_free)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct airfair_sta *sta = airfair_fattest_sta(q);
+	struct airfair_flow *flow;
+	struct sk_buff *skb;
+
+	if (WARN_ON_ONCE(!sta))
+		return NULL;
+	flow = airfair_victim_flow(q, sta);
+	if (WARN_ON_ONCE(!flow))
+		return NULL;
+	skb = flow_queue_pop(flow);
+	airfair_unqueued(sch, sta, flow, skb);
+	sta->drops++;
+	if (q->cfg.rtt_buffer && flow->kind == AIRFAIR_FLOW_TCP)
+		q->drop_rtt++;
+	else if (q->memory_used > q->cfg.memlimit)
+		q->drop_memlimit++;
+	else
+		q->drop_limit++;
+	qdisc_qstats_drop(sch);
+	qdisc_tree_reduce_backlog(sch, 1, qdisc_pkt_len(skb));
+	__qdisc_drop(skb, to_free);
+	return skb;
+}
+
+static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct airfair_sta *sta = airfair_classify_sta(q, skb);
+	struct airfair_flow *flow = airfair_classify(q, sta, skb);
+	struct airfair_skb_cb *cb = airfair_cb(skb);
+	u32 len = qdisc_pkt_len(skb);
+
+	if (cb->pkt_class == AIRFAIR_PKT_TCP_ACK) {
+		/* leith-2005: TCP ACKs go out in the voice access category. */
+		if (q->cfg.ack_prio)
+			skb->priority = 6;
+		if (q->cfg.ack_filter && airfair_ack_filter(sch, sta, flow, skb,
+							    to_free))
+			q->drop_ackfilter++;
+	}
+
+	codel_set_enqueue_time(skb);
+	flow_queue_add(flow, skb);
+	flow->qlen++;
+	flow->backlog += len;
+	sta->qlen++;
+	sta->backlog += len;
+	sta->last_active = jiffies;
+	sch->q.qlen++;
+	sch->qstats.backlog += len;
+	q->memory_used += skb->truesize;
+
+	if (list_empty(&flow->chain)) {
+		list_add_tail(&flow->chain, &sta->new_flows);
+		flow->deficit = sta->flow_quantum;
+		flow->sent = 0;
+	}
+	if (!sta->active && sta != q->cur)
+		airfair_sta_activate(q, sta);
+
+	if ((sch->q.qlen > q->cfg.limit || q->memory_used > q->cfg.memlimit) &&
+	    airfair_drop_one(sch, to_free) == skb)
+		return NET_XMIT_CN;
+	return NET_XMIT_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------------
+ * Dequeue
+ */
+
+static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
+					   struct airfair_sta *sta)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct airfair_flow *flow;
+	struct list_head *head;
+	struct sk_buff *skb;
+
+	q->dq_sta = sta;
+	for (;;) {
+		head = &sta->new_flows;
+		if (list_empty(head)) {
+			head = &sta->old_flows;
+			if (list_empty(head))
+				return NULL;
+		}
+		flow = list_first_entry(head, struct airfair_flow, chain);
+		if (flow->deficit <= 0) {
+			flow->deficit += sta->flow_quantum;
+			/* T-LAS: a young flow keeps priority for its first packets. */
+			if (head == &sta->new_flows && flow->sent < q->cfg.tlas)
+				list_move_tail(&flow->chain, &sta->new_flows);
+			else
+				list_move_tail(&flow->chain, &sta->old_flows);
+			continue;
+		}
+		skb = codel_dequeue(sch, &sch->qstats.backlog, &q->cparams,
+				    &flow->cvars, &q->cstats, qdisc_pkt_len,
+				    codel_get_enqueue_time, airfair_codel_drop,
+				    airfair_codel_dequeue);
+		if (skb)
+			break;
+		/* Emptied: a pass through old_flows first, against starvation. */
+		if (head == &sta->new_flows && !list_empty(&sta->old_flows))
+			list_move_tail(&flow->chain, &sta->old_flows);
+		else
+			list_del_init(&flow->chain);
+	}
+	flow->deficit -= airfair_cb(skb)->cost_ns;
+	flow->sent++;
+	return skb;
+}
+
+/* Grant airtime at the configured share of real time; false: wait. */
+static bool airfair_meter_allows(struct Qdisc *sch)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+	u64 elapsed = now - q->meter_last_ns;
+
+	q->meter_last_ns = now;
+	if (elapsed > NSEC_PER_SEC)
+		elapsed = NSEC_PER_SEC;
+	q->tokens_ns = min_t(s64, q->tokens_ns +
+			     (s64)((elapsed * q->util_q16) >> 16), q->burst_ns);
+	if (q->tokens_ns >= 0)
+		return true;
+	q->meter_stalls++;
+	qdisc_watchdog_schedule_ns(&q->watchdog, now +
+				   div_u64((u64)(-q->tokens_ns) << 16, q->util_q16));
+	return false;
+}
+
+static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct airfair_sta *sta;
+	struct sk_buff *skb = NULL;
+	u32 cost;
+
+	if (!sch->q.qlen || !airfair_meter_allows(sch))
+		goto out;
+	for (;;) {
+		sta = q->cur;
+		if (!sta) {
+			struct rb_node *node = rb_first_cached(&q->active);
+
+			if (!node)
+				goto out;
+			sta = rb_entry(node, struct airfair_sta, rb);
+			airfair_sta_deactivate(q, sta);
+			q->cur = sta;
+			q->cur_used = 0;
+			q->vtime_floor = sta->vtime;
+		}
+		skb = airfair_sta_dequeue(sch, sta);
+		if (skb)
+			break;
+		q->cur = NULL;
+	}
+
+	cost = airfair_cb(skb)->cost_ns;
+	sta->vtime += ((u64)cost * sta->inv_weight) >> 10;
+	sta->airtime_ns += cost;
+	sta->packets++;
+	sta->bytes += qdisc_pkt_len(skb);
+	q->airtime_ns += cost;
+	q->tokens_ns -= cost;
+	q->cur_used += cost;
+	if (!sta->qlen) {
+		q->cur = NULL;
+	} else if (q->cur_used >= (u64)q->cfg.quantum_us * NSEC_PER_USEC) {
+		q->cur = NULL;
+		airfair_sta_activate(q, sta);
+	}
+	qdisc_bstats_update(sch, skb);
+out:
+	if (q->cstats.drop_count && sch->q.qlen) {
+		qdisc_tree_reduce_backlog(sch, q->cstats.drop_count,
+					  q->cstats.drop_len);
+		q->cstats.drop_count = 0;
+		q->cstats.drop_len = 0;
+	}
+	return skb;
+}
+
+/* ---------------------------------------------------------------------------
+ * Reset and teardown
+ */
+
+static void airfair_purge(struct Qdisc *sch)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	u32 i;
+	int f;
+
+	for (i = 0; i < q->nr_slots; i++) {
+		struct airfair_sta *sta = &q->stas[i];
+
+		if (!sta->in_use)
+			continue;
+		for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++) {
+			struct airfair_flow *flow = &sta->flows[f];
+
+			while (flow->head)
+				rtnl_kfree_skbs(flow_queue_pop(flow), NULL);
+			flow->qlen = 0;
+			flow->backlog = 0;
+			INIT_LIST_HEAD(&flow->chain);
+			codel_vars_init(&flow->cvars);
+		}
+		INIT_LIST_HEAD(&sta->new_flows);
+		INIT_LIST_HEAD(&sta->old_flows);
+		RB_CLEAR_NODE(&sta->rb);
+		sta->active = false;
+		sta->qlen = 0;
+		sta->backlog = 0;
+		sta->vtime = 0;
+	}
+	q->active = RB_ROOT_CACHED;
+	q->cur = NULL;
+	q->vtime_floor = 0;
+	q->memory_used = 0;
+	airfair_reset_counters(sch);
+}
+
+static void airfair_reset(struct Qdisc *sch)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+
+	if (q->stas)
+		airfair_purge(sch);
+	q->tokens_ns = 0;
+}
+
+static void airfair_destroy(struct Qdisc *sch)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+	if (q->stas)
+		airfair_purge(sch);
+	airfair_stas_free(q);
+}
+
+/* ---------------------------------------------------------------------------
+ * Configuration
+ */
+
+static const struct nla_policy airfair_sta_policy[TCA_AIRFAIR_STA_MAX + 1] = {
+	[TCA_AIRFAIR_STA_ADDR]	 = NLA_POLICY_ETH_ADDR,
+	[TCA_AIRFAIR_STA_WEIGHT] = NLA_POLICY_RANGE(NLA_U16, 1, AIRFAIR_WEIGHT_MAX),
+	[TCA_AIRFAIR_STA_RATE]	 = NLA_POLICY_EXACT_LEN(sizeof(struct tc_airfair_rate)),
+	[TCA_AIRFAIR_STA_LOSS]	 = { .type = NLA_U32 },
+	[TCA_AIRFAIR_STA_SOURCE] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_SRC_STATIC,
+						    AIRFAIR_SRC_HOOK),
+	[TCA_AIRFAIR_STA_DELETE] = { .type = NLA_FLAG },
+};
+
+static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
+	[TCA_AIRFAIR_LIMIT]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_MEMLIMIT]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_PHY]	    = NLA_POLICY_MAX(NLA_U8, AIRFAIR_PHY_MAX),
+	[TCA_AIRFAIR_SIFS]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_SLOT]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_CWMIN]	    = { .type = NLA_U16 },
+	[TCA_AIRFAIR_CWMAX]	    = { .type = NLA_U16 },
+	[TCA_AIRFAIR_AIFSN]	    = NLA_POLICY_EXACT_LEN(AIRFAIR_NUM_ACS),
+	[TCA_AIRFAIR_RETRIES]	    = NLA_POLICY_MAX(NLA_U8, AIRFAIR_MAX_RETRIES),
+	[TCA_AIRFAIR_BASIC_RATE]    = { .type = NLA_U16 },
+	[TCA_AIRFAIR_MODEL]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_MODEL_MAX - 1),
+	[TCA_AIRFAIR_UTILISATION]   = NLA_POLICY_RANGE(NLA_U16, 1, 1000),
+	[TCA_AIRFAIR_QUANTUM]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_DELACK]	    = NLA_POLICY_RANGE(NLA_U8, 1, 16),
+	[TCA_AIRFAIR_ACK_FILTER]    = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_ACK_PRIO]	    = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_TLAS]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_RTT_BUFFER]    = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_TARGET]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_INTERVAL]	    = { .type = NLA_U32 },
+	[TCA_AIRFAIR_ECN]	    = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_MAX_STATIONS]  = { .type = NLA_U32 },
+	[TCA_AIRFAIR_STA_TIMEOUT]   = { .type = NLA_U32 },
+	[TCA_AIRFAIR_STATION]	    = NLA_POLICY_NESTED(airfair_sta_policy),
+	[TCA_AIRFAIR_AMPDU]	    = NLA_POLICY_RANGE(NLA_U8, 1, AIRFAIR_MAX_AMPDU),
+};
+
+/*
+ * Reject a u32 attribute outside [min, max]. @msg must be a string literal
+ * naming the option and its range: extack keeps the pointer.
+ */
+static int airfair_get_u32(struct nlattr *attr, u32 min, u32 max, u32 *val,
+			   const char *msg, struct netlink_ext_ack *extack)
+{
+	u32 v;
+
+	if (!attr)
+		return 0;
+	v = nla_get_u32(attr);
+	if (v < min || v > max) {
+		if (extack) {
+			extack->_msg = msg;
+			extack->bad_attr = attr;
+		}
+		return -ERANGE;
+	}
+	*val = v;
+	return 0;
+}
+
+static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
+				struct netlink_ext_ack *extack)
+{
+	u32 v;
+	int err;
+
+	if (tb[TCA_AIRFAIR_PHY] &&
+	    airfair_timing_preset(nla_get_u8(tb[TCA_AIRFAIR_PHY]), t)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AIRFAIR_PHY], "unknown PHY preset");
+		return -EINVAL;
+	}
+	v = t->sifs_us;
+	err = airfair_get_u32(tb[TCA_AIRFAIR_SIFS], 1, 1000, &v, "sifs out of range (1-1000 us)", extack);
+	if (err)
+		return err;
+	t->sifs_us = v;
+	v = t->slot_us;
+	err = airfair_get_u32(tb[TCA_AIRFAIR_SLOT], 1, 1000, &v, "slot out of range (1-1000 us)", extack);
+	if (err)
+		return err;
+	t->slot_us = v;
+	if (tb[TCA_AIRFAIR_CWMIN])
+		t->cwmin = nla_get_u16(tb[TCA_AIRFAIR_CWMIN]);
+	if (tb[TCA_AIRFAIR_CWMAX])
+		t->cwmax = nla_get_u16(tb[TCA_AIRFAIR_CWMAX]);
+	if (tb[TCA_AIRFAIR_AIFSN])
+		memcpy(t->aifsn, nla_data(tb[TCA_AIRFAIR_AIFSN]), AIRFAIR_NUM_ACS);
+	if (tb[TCA_AIRFAIR_RETRIES])
+		t->retries = nla_get_u8(tb[TCA_AIRFAIR_RETRIES]);
+	if (tb[TCA_AIRFAIR_BASIC_RATE])
+		t->basic_rate = nla_get_u16(tb[TCA_AIRFAIR_BASIC_RATE]);
+	if (airfair_timing_validate(t)) {
+		NL_SET_ERR_MSG(extack,
+			       "invalid PHY timing: CW must be 2^n-1 with cwmin <= cwmax, AIFSN 1-15, basic rate a legacy rate");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
+				bool create, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = airfair_parse_timing(tb, &c->timing, extack);
+	if (err)
+		return err;
+	err = airfair_get_u32(tb[TCA_AIRFAIR_LIMIT], 1, 1 << 20, &c->limit,
+			      "limit out of range (1-1048576 packets)", extack) ?:
+	      airfair_get_u32(tb[TCA_AIRFAIR_MEMLIMIT], 64 << 10, 1 << 30,
+			      &c->memlimit, "memlimit out of range (64 KiB - 1 GiB)", extack) ?:
+	      airfair_get_u32(tb[TCA_AIRFAIR_QUANTUM], 1, 100000, &c->quantum_us,
+			      "quantum out of range (1 us - 100 ms)", extack) ?:
+	      airfair_get_u32(tb[TCA_AIRFAIR_TLAS], 0, 1 << 16, &c->tlas,
+			      "tlas out of range (0-65536 packets)", extack) ?:
+	      airfair_get_u32(tb[TCA_AIRFAIR_TARGET], 100, 10 * USEC_PER_SEC,
+			      &c->target_us, "target out of range (100 us - 10 s)", extack) ?:
+	      airfair_get_u32(tb[TCA_AIRFAIR_INTERVAL], 1000, 100 * USEC_PER_SEC,
+			      &c->interval_us, "interval out of range (1 ms - 100 s)", extack) ?:
+	      airfair_get_u32(tb[TCA_AIRFAIR_STA_TIMEOUT], 0, 24 * 3600 * MSEC_PER_SEC,
+			      &c->sta_timeout_ms, "station-timeout out of range (0 - 24 h)", extack);
+	if (err)
+		return err;
+	if (tb[TCA_AIRFAIR_MAX_STATIONS]) {
+		u32 max = c->max_stations;
+
+		err = airfair_get_u32(tb[TCA_AIRFAIR_MAX_STATIONS], 1,
+				      AIRFAIR_MAX_STATIONS, &max,
+				      "max-stations out of range (1-4096)", extack);
+		if (err)
+			return err;
+		if (!create && max != c->max_stations) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AIRFAIR_MAX_STATIONS],
+					    "max-stations can only be set when the qdisc is created");
+			return -EOPNOTSUPP;
+		}
+		c->max_stations = max;
+	}
+	if (c->target_us >= c->interval_us) {
+		NL_SET_ERR_MSG(extack, "AQM target must be below its interval");
+		return -EINVAL;
+	}
+	if (tb[TCA_AIRFAIR_MODEL])
+		c->model = nla_get_u8(tb[TCA_AIRFAIR_MODEL]);
+	if (tb[TCA_AIRFAIR_UTILISATION])
+		c->utilisation = nla_get_u16(tb[TCA_AIRFAIR_UTILISATION]);
+	if (tb[TCA_AIRFAIR_DELACK])
+		c->delack = nla_get_u8(tb[TCA_AIRFAIR_DELACK]);
+	if (tb[TCA_AIRFAIR_ACK_FILTER])
+		c->ack_filter = nla_get_u8(tb[TCA_AIRFAIR_ACK_FILTER]);
+	if (tb[TCA_AIRFAIR_ACK_PRIO])
+		c->ack_prio = nla_get_u8(tb[TCA_AIRFAIR_ACK_PRIO]);
+	if (tb[TCA_AIRFAIR_RTT_BUFFER])
+		c->rtt_buffer = nla_get_u8(tb[TCA_AIRFAIR_RTT_BUFFER]);
+	if (tb[TCA_AIRFAIR_ECN])
+		c->ecn = nla_get_u8(tb[TCA_AIRFAIR_ECN]);
+	if (tb[TCA_AIRFAIR_AMPDU])
+		c->ampdu = nla_get_u8(tb[TCA_AIRFAIR_AMPDU]);
+	return 0;
+}
+
+/* One validated station setting, applied only once all of them are valid. */
+struct airfair_sta_req {
+	u8 addr[ETH_ALEN];
+	bool del;
+	bool has_weight, has_rate, has_loss;
+	u16 weight;
+	struct tc_airfair_rate rate;
+	u32 loss_q16;
+	u8 source;
+};
+
+static int airfair_parse_station(struct nlattr *nest, struct airfair_sta_req *r,
+				 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_AIRFAIR_STA_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, TCA_AIRFAIR_STA_MAX, nest, airfair_sta_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[TCA_AIRFAIR_STA_ADDR]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "station needs an address");
+		return -EINVAL;
+	}
+	memset(r, 0, sizeof(*r));
+	memcpy(r->addr, nla_data(tb[TCA_AIRFAIR_STA_ADDR]), ETH_ALEN);
+	if (!is_valid_ether_addr(r->addr)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AIRFAIR_STA_ADDR],
+				    "station address must be unicast and non-zero");
+		return -EINVAL;
+	}
+	r->del = nla_get_flag(tb[TCA_AIRFAIR_STA_DELETE]);
+	if (r->del && (tb[TCA_AIRFAIR_STA_WEIGHT] || tb[TCA_AIRFAIR_STA_RATE] ||
+		       tb[TCA_AIRFAIR_STA_LOSS])) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "station delete takes no other settings");
+		return -EINVAL;
+	}
+	if (tb[TCA_AIRFAIR_STA_WEIGHT]) {
+		r->has_weight = true;
+		r->weight = nla_get_u16(tb[TCA_AIRFAIR_STA_WEIGHT]);
+	}
+	if (tb[TCA_AIRFAIR_STA_RATE]) {
+		memcpy(&r->rate, nla_data(tb[TCA_AIRFAIR_STA_RATE]), sizeof(r->rate));
+		if (airfair_rate_validate(&r->rate)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AIRFAIR_STA_RATE],
+					    "invalid station rate: no such mode/MCS/NSS/bandwidth/GI combination");
+			return -EINVAL;
+		}
+		r->has_rate = true;
+	}
+	if (tb[TCA_AIRFAIR_STA_LOSS]) {
+		r->loss_q16 = nla_get_u32(tb[TCA_AIRFAIR_STA_LOSS]);
+		if (r->loss_q16 >= AIRFAIR_LOSS_ONE) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AIRFAIR_STA_LOSS],
+					    "station loss must be below 100%");
+			return -ERANGE;
+		}
+		r->has_loss = true;
+	}
+	r->source = tb[TCA_AIRFAIR_STA_SOURCE] ?
+		    nla_get_u8(tb[TCA_AIRFAIR_STA_SOURCE]) : AIRFAIR_SRC_STATIC;
+	return 0;
+}
+
+static void airfair_apply_station(struct airfair_sched *q,
+				  const struct airfair_sta_req *r)
+{
+	struct airfair_sta *sta = r->del ? airfair_sta_find(q, r->addr) :
+					   airfair_sta_get(q, r->addr);
+
+	if (!sta)
+		return;
+	if (r->del) {
+		sta->pinned = false;
+		sta->source = AIRFAIR_SRC_DEFAULT;
+		sta->loss_q16 = 0;
+		airfair_sta_set_weight(sta, AIRFAIR_WEIGHT_DEFAULT);
+	} else {
+		if (r->has_weight) {
+			airfair_sta_set_weight(sta, r->weight);
+			sta->pinned = true;
+		}
+		/* A better-informed source is not overridden by a lesser one. */
+		if ((r->has_rate || r->has_loss) && r->source >= sta->source) {
+			if (r->has_rate)
+				sta->rate = r->rate;
+			if (r->has_loss)
+				sta->loss_q16 = r->loss_q16;
+			if (!r->has_rate && sta->source == AIRFAIR_SRC_DEFAULT)
+				; /* loss alone: keep charging the default rate */
+			else
+				sta->source = r->source;
+			sta->source_changed = jiffies;
+			if (r->source == AIRFAIR_SRC_STATIC)
+				sta->pinned = true;
+		}
+		sta->last_active = jiffies;
+	}
+	airfair_sta_update_costs(q, sta);
+}
+
+static void airfair_apply_config(struct Qdisc *sch)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	const struct airfair_config *c = &q->cfg;
+
+	q->cparams.target = ((u64)c->target_us * NSEC_PER_USEC) >> CODEL_SHIFT;
+	q->cparams.interval = ((u64)c->interval_us * NSEC_PER_USEC) >> CODEL_SHIFT;
+	q->cparams.ecn = c->ecn;
+	q->util_q16 = div_u64((u64)c->utilisation << 16, 1000);
+	q->burst_ns = 2 * NSEC_PER_MSEC + (s64)c->quantum_us * NSEC_PER_USEC;
+}
+
+static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool create,
+			       struct netlink_ext_ack *extack)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_AIRFAIR_MAX + 1];
+	struct airfair_sta_req *reqs = NULL;
+	struct airfair_config nc = q->cfg;
+	int nreq = 0, rem, err, i, fresh = 0;
+	struct nlattr *nla;
+
+	err = nla_parse_nested(tb, TCA_AIRFAIR_MAX, opt, airfair_policy, extack);
+	if (err)
+		return err;
+	err = airfair_parse_config(tb, &nc, create, extack);
+	if (err)
+		return err;
+
+	/* Station settings may repeat; validate every one before touching any. */
+	nla_for_each_nested(nla, opt, rem)
+		if (nla_type(nla) == TCA_AIRFAIR_STATION)
+			nreq++;
+	if (nreq) {
+		reqs = kcalloc(nreq, sizeof(*reqs), GFP_KERNEL);
+		if (!reqs)
+			return -ENOMEM;
+	}
+	i = 0;
+	nla_for_each_nested(nla, opt, rem) {
+		if (nla_type(nla) != TCA_AIRFAIR_STATION)
+			continue;
+		err = airfair_parse_station(nla, &reqs[i], extack);
+		if (err)
+			goto out;
+		if (!reqs[i].del && (!q->stas || !airfair_sta_find(q, reqs[i].addr)))
+			fresh++;
+		i++;
+	}
+	if (fresh > (int)(nc.max_stations - (q->stas ? q->nr_stas : 0))) {
+		NL_SET_ERR_MSG(extack, "station table is full (max-stations)");
+		err = -ENOSPC;
+		goto out;
+	}
+
+	if (create) {
+		err = airfair_stas_alloc(q, nc.max_stations);
+		if (err)
+			goto out;
+	}
+
+	sch_tree_lock(sch);
+	q->cfg = nc;
+	airfair_apply_config(sch);
+	airfair_stas_recompute(q);
+	for (i = 0; i < nreq; i++)
+		airfair_apply_station(q, &reqs[i]);
+	while (sch->q.qlen > q->cfg.limit || q->memory_used > q->cfg.memlimit) {
+		struct sk_buff *to_free = NULL;
+
+		if (!airfair_drop_one(sch, &to_free))
+			break;
+		rtnl_kfree_skbs(to_free, NULL);
+	}
+	sch_tree_unlock(sch);
+	err = 0;
+out:
+	kfree(reqs);
+	return err;
+}
+
+static int airfair_change(struct Qdisc *sch, struct nlattr *opt,
+			  struct netlink_ext_ack *extack)
+{
+	if (!opt)
+		return 0;
+	return airfair_change_opts(sch, opt, false, extack);
+}
+
+static int airfair_init(struct Qdisc *sch, struct nlattr *opt,
+			struct netlink_ext_ack *extack)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	int err;
+
+	q->cfg = airfair_defaults;
+	airfair_timing_preset(AIRFAIR_DEFAULT_PHY, &q->cfg.timing);
+	codel_params_init(&q->cparams);
+	codel_stats_init(&q->cstats);
+	q->cparams.mtu = psched_mtu(qdisc_dev(sch));
+	qdisc_watchdog_init(&q->watchdog, sch);
+	q->meter_last_ns = ktime_get_ns();
+
+	if (opt) {
+		err = airfair_change_opts(sch, opt, true, extack);
+		if (err)
+			return err;
+	} else {
+		err = airfair_stas_alloc(q, q->cfg.max_stations);
+		if (err)
+			return err;
+		airfair_apply_config(sch);
+		airfair_stas_recompute(q);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Dumps and statistics
+ */
+
+static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	const struct airfair_config *c = &q->cfg;
+	const struct airfair_timing *t = &c->timing;
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_AIRFAIR_LIMIT, c->limit) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_MEMLIMIT, c->memlimit) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_PHY, t->phy) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_SIFS, t->sifs_us) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_SLOT, t->slot_us) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_CWMIN, t->cwmin) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_CWMAX, t->cwmax) ||
+	    nla_put(skb, TCA_AIRFAIR_AIFSN, AIRFAIR_NUM_ACS, t->aifsn) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RETRIES, t->retries) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_BASIC_RATE, t->basic_rate) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_MODEL, c->model) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_UTILISATION, c->utilisation) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_QUANTUM, c->quantum_us) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_DELACK, c->delack) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_ACK_FILTER, c->ack_filter) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_ACK_PRIO, c->ack_prio) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_TLAS, c->tlas) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RTT_BUFFER, c->rtt_buffer) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_TARGET, c->target_us) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_INTERVAL, c->interval_us) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_ECN, c->ecn) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_MAX_STATIONS, c->max_stations) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_STA_TIMEOUT, c->sta_timeout_ms) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_AMPDU, c->ampdu))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static u32 airfair_active_flows(const struct airfair_sched *q)
+{
+	u32 i, n = 0;
+	int f;
+
+	for (i = 0; i < q->nr_slots; i++) {
+		if (!q->stas[i].qlen)
+			continue;
+		for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++)
+			n += !!q->stas[i].flows[f].qlen;
+	}
+	return n;
+}
+
+static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct nlattr *st = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
+
+	if (!st)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(d->skb, TCA_AIRFAIR_STATS_AIRTIME,
+			      div_u64(q->airtime_ns, NSEC_PER_USEC),
+			      TCA_AIRFAIR_STATS_PAD) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STATIONS, q->nr_stas) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_FLOWS, airfair_active_flows(q)) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_LIMIT, q->drop_limit) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_MEMLIMIT, q->drop_memlimit) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_AQM, q->drop_aqm) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_RTT, q->drop_rtt) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_ACKFILTER, q->drop_ackfilter) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_ECN_MARK, q->cstats.ecn_mark) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_METER_STALLS, q->meter_stalls) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, q->sta_overflow) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, q->memory_used) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_NEW_FLOWS, q->new_flows_seen)) {
+		nla_nest_cancel(d->skb, st);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(d->skb, st);
+	return 0;
+}
+
+/* Stations are the classes: minor number = slot + 1. */
+static struct airfair_sta *airfair_class_sta(struct Qdisc *sch, unsigned long cl)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+
+	if (!cl || cl > q->nr_slots || !q->stas[cl - 1].in_use)
+		return NULL;
+	return &q->stas[cl - 1];
+}
+
+static struct Qdisc *airfair_leaf(struct Qdisc *sch, unsigned long arg)
+{
+	return NULL;
+}
+
+static unsigned long airfair_find(struct Qdisc *sch, u32 classid)
+{
+	return airfair_class_sta(sch, TC_H_MIN(classid)) ? TC_H_MIN(classid) : 0;
+}
+
+static unsigned long airfair_bind(struct Qdisc *sch, unsigned long parent,
+				  u32 classid)
+{
+	return 0;
+}
+
+static void airfair_unbind(struct Qdisc *q, unsigned long cl)
+{
+}
+
+static struct tcf_block *airfair_tcf_block(struct Qdisc *sch, unsigned long cl,
+					   struct netlink_ext_ack *extack)
+{
+	return NULL;
+}
+
+static int airfair_dump_class(struct Qdisc *sch, unsigned long cl,
+			      struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct airfair_sta *sta = airfair_class_sta(sch, cl);
+	struct nlattr *opts;
+
+	if (!sta)
+		return -EINVAL;
+	tcm->tcm_handle |= TC_H_MIN(cl);
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put(skb, TCA_AIRFAIR_STA_ADDR, ETH_ALEN, sta->addr) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_STA_WEIGHT, sta->weight) ||
+	    nla_put(skb, TCA_AIRFAIR_STA_RATE, sizeof(sta->rate), &sta->rate) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_STA_LOSS, sta->loss_q16) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_STA_SOURCE, sta->source)) {
+		nla_nest_cancel(skb, opts);
+		return -EMSGSIZE;
+	}
+	return nla_nest_end(skb, opts);
+}
+
+static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
+				    struct gnet_dump *d)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct airfair_sta *sta = airfair_class_sta(sch, cl);
+	u32 n[4] = {}, delack_sum = 0, delack_n = 0;
+	struct gnet_stats_queue qs = {};
+	struct nlattr *st;
+	int f;
+
+	if (!sta)
+		return -EINVAL;
+	for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++) {
+		const struct airfair_flow *flow = &sta->flows[f];
+
+		if (!flow->qlen)
+			continue;
+		if (flow->kind == AIRFAIR_FLOW_TCP && flow->dir == AIRFAIR_DIR_UP) {
+			n[1]++;
+			delack_sum += flow->delack_x256;
+			delack_n++;
+		} else if (flow->kind == AIRFAIR_FLOW_TCP) {
+			n[0]++;
+		} else if (flow->kind == AIRFAIR_FLOW_UDP) {
+			n[2]++;
+		} else {
+			n[3]++;
+		}
+	}
+	qs.backlog = sta->backlog;
+	qs.drops = sta->drops;
+	if (gnet_stats_copy_queue(d, NULL, &qs, sta->qlen) < 0)
+		return -1;
+
+	st = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
+	if (!st)
+		return -EMSGSIZE;
+	if (nla_put(d->skb, TCA_AIRFAIR_CSTATS_ADDR, ETH_ALEN, sta->addr) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_AIRTIME,
+			      div_u64(sta->airtime_ns, NSEC_PER_USEC),
+			      TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_u16(d->skb, TCA_AIRFAIR_CSTATS_WEIGHT, sta->weight) ||
+	    nla_put(d->skb, TCA_AIRFAIR_CSTATS_RATE, sizeof(sta->rate), &sta->rate) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RATE_KBPS,
+			airfair_rate_kbps(&sta->rate)) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_LOSS, sta->loss_q16) ||
+	    nla_put_u8(d->skb, TCA_AIRFAIR_CSTATS_SOURCE, sta->source) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_SOURCE_AGE,
+			jiffies_to_msecs(jiffies - sta->source_changed)) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_COST_A, sta->costs.data.a_ns) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_COST_B, sta->costs.data.b_ns256) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DEFICIT,
+			(u32)(s32)clamp_t(s64, (s64)sta->vtime - (s64)q->vtime_floor,
+					  S32_MIN, S32_MAX)) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_BACKLOG_PKTS, sta->qlen) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_BACKLOG_BYTES, sta->backlog) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN, n[0]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP, n[1]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_UDP, n[2]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_OTHER, n[3]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DELACK,
+			delack_n ? delack_sum / delack_n : q->cfg.delack << 8) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DROPS, sta->drops) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_PACKETS, sta->packets,
+			      TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_BYTES, sta->bytes,
+			      TCA_AIRFAIR_CSTATS_PAD)) {
+		nla_nest_cancel(d->skb, st);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(d->skb, st);
+	return 0;
+}
+
+static void airfair_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	u32 i;
+
+	if (arg->stop)
+		return;
+	for (i = 0; i < q->nr_slots; i++) {
+		if (!q->stas[i].in_use)
+			continue;
+		if (!airfair_walk_step(sch, i + 1, arg))
+			break;
+	}
+}
+
+static const struct Qdisc_class_ops airfair_class_ops = {
+	.leaf		= airfair_leaf,
+	.find		= airfair_find,
+	.tcf_block	= airfair_tcf_block,
+	.bind_tcf	= airfair_bind,
+	.unbind_tcf	= airfair_unbind,
+	.dump		= airfair_dump_class,
+	.dump_stats	= airfair_dump_class_stats,
+	.walk		= airfair_walk,
+};
+
+static struct Qdisc_ops airfair_qdisc_ops __read_mostly = {
+	.cl_ops		= &airfair_class_ops,
+	.id		= "airfair",
+	.priv_size	= sizeof(struct airfair_sched),
+	.enqueue	= airfair_enqueue,
+	.dequeue	= airfair_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= airfair_init,
+	.reset		= airfair_reset,
+	.destroy	= airfair_destroy,
+	.change		= airfair_change,
+	.dump		= airfair_dump,
+	.dump_stats	= airfair_dump_stats,
+	.owner		= THIS_MODULE,
+};
+MODULE_ALIAS_NET_SCH("airfair");
+
+static int __init airfair_module_init(void)
+{
+	BUILD_BUG_ON(sizeof(struct codel_skb_cb) != AIRFAIR_CODEL_CB_LEN);
+	BUILD_BUG_ON(sizeof(struct airfair_skb_cb) > QDISC_CB_PRIV_LEN);
+	return register_qdisc(&airfair_qdisc_ops);
+}
+
+static void __exit airfair_module_exit(void)
+{
+	unregister_qdisc(&airfair_qdisc_ops);
+}
+
+module_init(airfair_module_init);
+module_exit(airfair_module_exit);
+MODULE_AUTHOR("sch_airfair developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Airtime-fair queueing for WiFi access points");

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_airfair station table: a fixed pool allocated when the qdisc is set up
+ * (nothing is allocated per packet), hashed by MAC address, with idle stations
+ * aged out. When the pool is exhausted, traffic for further stations shares
+ * one overflow station rather than being dropped.
+ */
+#include <linux/etherdevice.h>
+#include <linux/jhash.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include "airfair.h"
+
+static u32 airfair_addr_hash(const u8 *addr)
+{
+	return jhash(addr, ETH_ALEN, 0);
+}
+
+static void airfair_sta_init(struct airfair_sta *sta, const u8 *addr)
+{
+	int i;
+
+	memset(sta, 0, offsetof(struct airfair_sta, flows));
+	ether_addr_copy(sta->addr, addr);
+	INIT_LIST_HEAD(&sta->new_flows);
+	INIT_LIST_HEAD(&sta->old_flows);
+	RB_CLEAR_NODE(&sta->rb);
+	/* All-zero codel_vars is CoDel's initial state. */
+	memset(sta->flows, 0, sizeof(sta->flows));
+	for (i = 0; i < AIRFAIR_FLOWS_PER_STA; i++)
+		INIT_LIST_HEAD(&sta->flows[i].chain);
+	airfair_sta_set_weight(sta, AIRFAIR_WEIGHT_DEFAULT);
+	sta->source = AIRFAIR_SRC_DEFAULT;
+	sta->source_changed = jiffies;
+	sta->last_active = jiffies;
+	sta->in_use = true;
+}
+
+void airfair_sta_set_weight(struct airfair_sta *sta, u16 weight)
+{
+	sta->weight = weight;
+	sta->inv_weight = (1U << 18) / weight;
+}
+
+/* The rate a station is charged at until something tells us better. */
+static void airfair_default_rate(const struct airfair_timing *t,
+				 struct tc_airfair_rate *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->mode = AIRFAIR_MODE_LEGACY;
+	r->legacy = t->basic_rate;
+	r->nss = 1;
+	if (t->sigext_us && r->legacy >= 60)
+		r->flags |= AIRFAIR_RATE_F_ERP;
+}
+
+void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
+{
+	const struct airfair_config *c = &q->cfg;
+
+	if (sta->source == AIRFAIR_SRC_DEFAULT || sta == q->mcast)
+		airfair_default_rate(&c->timing, &sta->rate);
+	if (sta == q->mcast)
+		sta->loss_q16 = 0;
+	if (airfair_sta_costs(&c->timing, &sta->rate, sta->loss_q16,
+			      AIRFAIR_AC_BE, c->delack, c->ampdu,
+			      AIRFAIR_DEFAULT_MSS, c->model, &sta->costs)) {
+		/* Settings were validated on the way in: this cannot fail. */
+		WARN_ON_ONCE(1);
+		return;
+	}
+	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
+}
+
+void airfair_stas_recompute(struct airfair_sched *q)
+{
+	u32 i;
+
+	for (i = 0; i < q->nr_slots; i++)
+		if (q->stas[i].in_use)
+			airfair_sta_update_costs(q, &q->stas[i]);
+}
+
+static struct airfair_sta *airfair_sta_special(struct airfair_sched *q,
+					       u32 slot, const u8 *addr)
+{
+	struct airfair_sta *sta = &q->stas[slot];
+
+	airfair_sta_init(sta, addr);
+	sta->pinned = true;
+	airfair_sta_update_costs(q, sta);
+	return sta;
+}
+
+int airfair_stas_alloc(struct airfair_sched *q, u32 max_stations)
+{
+	static const u8 overflow_addr[ETH_ALEN];
+	u32 i;
+
+	q->nr_slots = max_stations + 2;
+	q->stas = kvcalloc(q->nr_slots, sizeof(*q->stas), GFP_KERNEL);
+	if (!q->stas)
+		return -ENOMEM;
+	hash_init(q->sta_hash);
+	INIT_LIST_HEAD(&q->free_stas);
+	INIT_LIST_HEAD(&q->all_stas);
+	q->active = RB_ROOT_CACHED;
+	for (i = 0; i < max_stations; i++)
+		list_add_tail(&q->stas[i].node, &q->free_stas);
+	/* Neither is in the hash: they are reached through their pointers. */
+	q->mcast = airfair_sta_special(q, max_stations, (const u8 *)"\xff\xff\xff\xff\xff\xff");
+	q->overflow = airfair_sta_special(q, max_stations + 1, overflow_addr);
+	q->next_gc = jiffies + HZ;
+	return 0;
+}
+
+void airfair_stas_free(struct airfair_sched *q)
+{
+	kvfree(q->stas);
+	q->stas = NULL;
+	q->nr_slots = 0;
+}
+
+struct airfair_sta *airfair_sta_find(struct airfair_sched *q, const u8 *addr)
+{
+	struct airfair_sta *sta;
+
+	hash_for_each_possible(q->sta_hash, sta, hnode, airfair_addr_hash(addr))
+		if (ether_addr_equal(sta->addr, addr))
+			return sta;
+	return NULL;
+}
+
+/* Look a unicast station up, taking a free slot for a new one; NULL if full. */
+struct airfair_sta *airfair_sta_get(struct airfair_sched *q, const u8 *addr)
+{
+	struct airfair_sta *sta = airfair_sta_find(q, addr);
+
+	if (sta)
+		return sta;
+	sta = list_first_entry_or_null(&q->free_stas, struct airfair_sta, node);
+	if (!sta)
+		return NULL;
+	list_del(&sta->node);
+	airfair_sta_init(sta, addr);
+	list_add_tail(&sta->node, &q->all_stas);
+	hash_add(q->sta_hash, &sta->hnode, airfair_addr_hash(addr));
+	q->nr_stas++;
+	airfair_sta_update_costs(q, sta);
+	return sta;
+}
+
+/* Return an idle station's slot to the pool. It must hold no packets. */
+void airfair_sta_release(struct airfair_sched *q, struct airfair_sta *sta)
+{
+	if (WARN_ON_ONCE(sta->qlen || sta->active || sta == q->mcast ||
+			 sta == q->overflow))
+		return;
+	hash_del(&sta->hnode);
+	list_move(&sta->node, &q->free_stas);
+	sta->in_use = false;
+	q->nr_stas--;
+}
+
+/* Age out stations idle for longer than the timeout that nobody pinned. */
+void airfair_stas_gc(struct airfair_sched *q)
+{
+	unsigned long timeout = msecs_to_jiffies(q->cfg.sta_timeout_ms);
+	struct airfair_sta *sta, *tmp;
+
+	q->next_gc = jiffies + max_t(unsigned long, timeout / 4, HZ / 10);
+	list_for_each_entry_safe(sta, tmp, &q->all_stas, node) {
+		if (sta->pinned || sta->qlen)
+			continue;
+		if (time_after(jiffies, sta->last_active + timeout))
+			airfair_sta_release(q, sta);
+	}
+}
