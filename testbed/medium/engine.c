@@ -322,7 +322,6 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 	struct med_chan *c = &m->chan[ci];
 	uint64_t end = 0;
 
-	c->idle_ns += idle;
 	for (int i = 0; i < c->ntx; i++) {
 		struct med_tx *tx = &c->tx[i];
 		uint64_t e = tx->ppdu_ns + tx->resp_ns;
@@ -337,7 +336,16 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 		struct med_cell *cell = &m->cell[tx->radio][dst][tx->ac];
 		int sig = 0;
 
-		cell->idle_ns += idle / c->ntx;
+		{
+			/* idle time this access waited: since the medium went idle or
+			 * since the frame reached the head of its queue, whichever is later */
+			struct med_ac *a = &m->radio[tx->radio].ac[tx->ac];
+			uint64_t from = a->contend_since > c->idle_start ? a->contend_since : c->idle_start;
+			uint64_t w = idle && ts > from ? ts - from : 0;
+
+			cell->idle_ns += w / c->ntx;
+			c->idle_ns += w / c->ntx;
+		}
 		cell->attempts++;
 		if (c->ntx > 1) {
 			tx->ok = false;
@@ -415,6 +423,7 @@ static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx
 	struct med_ac *a = &m->radio[tx->radio].ac[tx->ac];
 
 	ac_pop(a);
+	a->contend_since = m->now;
 	f->acked = acked;
 	a->retry = 0;
 	a->cw = a->p.cwmin;

@@ -20,7 +20,7 @@
 
 #define MED_MAX_RADIOS	64
 #define MED_BCAST	MED_MAX_RADIOS		/* receiver slot for group frames */
-#define MED_MAX_CHANS	8
+#define MED_MAX_CHANS	64
 #define MED_MAX_RATES	4
 #define MED_NOISE_DBM	(-91)			/* 20 MHz, NF 10 dB */
 
