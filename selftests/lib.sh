@@ -316,6 +316,17 @@ wifi_setup() {
 		"$tmpl" > "$WIFI_DIR/hostapd.conf"
 	ip link set "$AP_IF" up
 	ip addr add "$WIFI_AP_IP/24" dev "$AP_IF"
+	# Every station at the same legacy rate: the AP's TX is fixed to it too (before hostapd
+	# starts, see below).
+	local same="" allsame=1
+	for ((i = 1; i <= n; i++)); do
+		case ${STA_RATE[i]} in mcs*|vmcs*|"") allsame=0 ;;
+		*) [ -z "$same" ] && same=${STA_RATE[i]}; [ "$same" = "${STA_RATE[i]}" ] || allsame=0 ;; esac
+	done
+	if [ "$allsame" = 1 ] && [ -n "$same" ]; then
+		iw dev "$AP_IF" set bitrates "legacy-$([ "$band" = 2g ] && echo 2.4 || echo 5)" "$same" ||
+			{ log "wifi_setup: AP: set bitrates legacy $same failed"; return 1; }
+	fi
 	hostapd -B -P "$WIFI_DIR/hostapd.pid" -f "$WIFI_DIR/hostapd.log" "$WIFI_DIR/hostapd.conf" ||
 		{ log "wifi_setup: hostapd failed:"; tail -n 20 "$WIFI_DIR/hostapd.log" | sed 's/^/#   /' >&2; return 1; }
 
@@ -346,6 +357,16 @@ wifi_setup() {
 		*)	extra="	disable_ht=1
 	disable_vht=1" ;;
 		esac
+		# The station's own TX mask goes on before it associates: mac80211 refuses a mask
+		# without a basic rate of the BSS only on an active interface.
+		local bands cmd=true
+		[ "$band" = 2g ] && bands=2.4 || bands=5
+		case $rate in
+		mcs*)	cmd="iw dev ${STA_IF[i]} set bitrates ht-mcs-$bands $(seq -s ' ' 0 "${rate#mcs}")" ;;
+		vmcs*)	cmd="iw dev ${STA_IF[i]} set bitrates vht-mcs-$bands 1:0-${rate#vmcs}" ;;
+		"")	;;
+		*)	cmd="iw dev ${STA_IF[i]} set bitrates legacy-$bands $rate" ;;
+		esac
 		sed -e "s|@CTRL@|$WIFI_DIR/wpa-$ns|" -e "s|@SSID@|$WIFI_SSID|" -e "s|@FREQ@|$WIFI_FREQ|" \
 			"$AIRFAIR_SELFTESTS_DIR/hostapd/sta.conf" |
 			awk -v e="$extra" '{ if ($0 == "@EXTRA@") { if (e != "") print e } else print }' \
@@ -353,6 +374,7 @@ wifi_setup() {
 		nsrun "$ns" "
 			ip link set lo up
 			ip link set ${STA_IF[i]} up
+			$cmd || { echo '# wifi_setup: $ns: $cmd failed' >&2; exit 1; }
 			ip addr add $(sta_ip "$i")/24 dev ${STA_IF[i]}
 			wpa_supplicant -B -D nl80211 -i ${STA_IF[i]} -c $WIFI_DIR/wpa-$ns.conf \
 				-P $WIFI_DIR/wpa-$ns.pid -f $WIFI_DIR/wpa-$ns.log" ||
@@ -379,27 +401,9 @@ wifi_setup() {
 	done
 	WIFI_ASSOC_TIME=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}')
 
-	# Per-station TX caps (station side), and the routes to the wired side.
-	local same="" allsame=1
 	for ((i = 1; i <= n; i++)); do
-		local rate=${STA_RATE[i]} bands cmd="" ns
-		ns=$(sta_ns "$i")
-		[ "$band" = 2g ] && bands=2.4 || bands=5
-		case $rate in
-		mcs*)	cmd="iw dev ${STA_IF[i]} set bitrates ht-mcs-$bands $(seq -s ' ' 0 "${rate#mcs}")" ;;
-		vmcs*)	cmd="iw dev ${STA_IF[i]} set bitrates vht-mcs-$bands 1:0-${rate#vmcs}" ;;
-		"")	;;
-		*)	cmd="iw dev ${STA_IF[i]} set bitrates legacy-$bands $rate" ;;
-		esac
-		case $rate in mcs*|vmcs*|"") allsame=0 ;; *) [ -z "$same" ] && same=$rate
-			[ "$same" = "$rate" ] || allsame=0 ;; esac
-		nsrun "$ns" "ip route add default via $WIFI_AP_IP dev ${STA_IF[i]}; ${cmd:-true}" ||
-			{ log "wifi_setup: $ns: '$cmd' failed"; return 1; }
+		nsrun "$(sta_ns "$i")" "ip route add default via $WIFI_AP_IP dev ${STA_IF[i]}"
 	done
-	if [ "$allsame" = 1 ] && [ -n "$same" ]; then
-		iw dev "$AP_IF" set bitrates "legacy-$bands" "$same" ||
-			{ log "wifi_setup: AP: set bitrates legacy $same failed"; return 1; }
-	fi
 	log "wifi: $n station(s) on $AP_IF ($band $mode, $WIFI_FREQ MHz) associated in ${WIFI_ASSOC_TIME}s"
 	return 0
 }
