@@ -350,7 +350,7 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 		if (c->ntx > 1) {
 			tx->ok = false;
 			cell->collisions++;
-			cell->coll_ns += end;
+			cell->coll_ns += end / c->ntx;	/* colliders share the busy period */
 		} else if (f->no_ack || f->dst == MED_BCAST) {
 			tx->ok = true;	/* per-receiver loss decided at delivery */
 		} else if (f->dst < 0) {
