@@ -203,7 +203,8 @@ STA_PHY=()
 STA_MAC=()
 STA_RATE=()	# per-station rate spec as given ("" = uncapped)
 MEDIUM_PID=""
-WIFI_ASSOC_TIME=""
+WIFI_AP_UP_TIME=""	# seconds from wifi_setup's start to hostapd ENABLED
+WIFI_ASSOC_TIME=""	# ... to every station associated
 
 wifi_workdir() {
 	[ -n "$WIFI_DIR" ] && return 0
@@ -246,7 +247,10 @@ rate_mbit() {
 #          station has the same R, in which case the AP's TX is fixed to R as well.
 # With AIRFAIR_MEDIUM_CMD set, that command is started (in the background, after the radios
 # exist and before any frame is sent) with WIFI_DIR, AP_MAC, STA_MACS and
-# AIRFAIR_MEDIUM_STATS (a path it may write live stats to) in its environment.
+# AIRFAIR_MEDIUM_STATS (a path it may write live stats to) in its environment; quote the
+# variables so they expand then, e.g.
+#   AIRFAIR_MEDIUM_CMD='build/testbed/medium/airfair-medium -c my.conf -S $AIRFAIR_MEDIUM_STATS'
+# It is killed (SIGTERM) by wifi_cleanup.
 # Sets AP_IF AP_PHY AP_MAC STA_IF[i] STA_PHY[i] STA_MAC[i] WIFI_ASSOC_TIME.
 wifi_setup() {
 	local n=$1 band=2g mode=ht rates="" a pos=0
@@ -303,7 +307,12 @@ wifi_setup() {
 		export AIRFAIR_MEDIUM_STATS=$WIFI_DIR/medium-stats.json
 		bash -c "exec $AIRFAIR_MEDIUM_CMD" > "$WIFI_DIR/medium.log" 2>&1 &
 		MEDIUM_PID=$!
-		sleep 0.3
+		# Ready when its stats file appears (if it writes one), else after 5 s.
+		for i in $(seq 50); do
+			[ -s "$AIRFAIR_MEDIUM_STATS" ] && break
+			kill -0 "$MEDIUM_PID" 2>/dev/null || break
+			sleep 0.1
+		done
 		kill -0 "$MEDIUM_PID" 2>/dev/null || {
 			log "wifi_setup: medium '$AIRFAIR_MEDIUM_CMD' exited:"; sed 's/^/#   /' "$WIFI_DIR/medium.log" >&2
 			MEDIUM_PID=""; return 1; }
@@ -330,8 +339,9 @@ wifi_setup() {
 	hostapd -B -P "$WIFI_DIR/hostapd.pid" -f "$WIFI_DIR/hostapd.log" "$WIFI_DIR/hostapd.conf" ||
 		{ log "wifi_setup: hostapd failed:"; tail -n 20 "$WIFI_DIR/hostapd.log" | sed 's/^/#   /' >&2; return 1; }
 
-	# Stations: move each phy into its netns and start wpa_supplicant there (while the AP
-	# comes up; the scan is limited to the AP's channel).
+	# Stations: move each phy into its netns and write its wpa_supplicant config while the
+	# AP comes up.
+	local ns_cmd=()
 	for ((i = 1; i <= n; i++)); do
 		local ns extra="" rate=${STA_RATE[i]}
 		ns=$(sta_ns "$i")
@@ -371,19 +381,38 @@ wifi_setup() {
 			"$AIRFAIR_SELFTESTS_DIR/hostapd/sta.conf" |
 			awk -v e="$extra" '{ if ($0 == "@EXTRA@") { if (e != "") print e } else print }' \
 			> "$WIFI_DIR/wpa-$ns.conf"
-		nsrun "$ns" "
+		ns_cmd[i]="
 			ip link set lo up
 			ip link set ${STA_IF[i]} up
 			$cmd || { echo '# wifi_setup: $ns: $cmd failed' >&2; exit 1; }
 			ip addr add $(sta_ip "$i")/24 dev ${STA_IF[i]}
 			wpa_supplicant -B -D nl80211 -i ${STA_IF[i]} -c $WIFI_DIR/wpa-$ns.conf \
-				-P $WIFI_DIR/wpa-$ns.pid -f $WIFI_DIR/wpa-$ns.log" ||
-			{ log "wifi_setup: wpa_supplicant failed in $ns"; return 1; }
+				-P $WIFI_DIR/wpa-$ns.pid -f $WIFI_DIR/wpa-$ns.log"
 	done
 
-	# Association: hostapd must be ENABLED and every station authorized, seen from the AP
-	# (no netns hops). Bounded by AIRFAIR_ASSOC_TIMEOUT seconds.
-	local tmo=${AIRFAIR_ASSOC_TIMEOUT:-30} deadline got=0
+	# A station scanning before the AP beacons backs off for seconds: wait for ENABLED
+	# (hostapd's own wait for the channel), then start the stations (one scan of one channel).
+	local tmo=${AIRFAIR_ASSOC_TIMEOUT:-30} deadline st=""
+	deadline=$(awk -v t="$EPOCHREALTIME" -v d="$tmo" 'BEGIN{printf "%d", t + d}')
+	while :; do
+		st=$(hostapd_cli -p "$WIFI_DIR/hostapd" -i "$AP_IF" status 2>/dev/null | sed -n 's/^state=//p')
+		[ "$st" = ENABLED ] && break
+		if [ "${EPOCHREALTIME%.*}" -ge "$deadline" ]; then
+			log "wifi_setup: hostapd not ENABLED after ${tmo}s (state=${st:-none}):"
+			tail -n 15 "$WIFI_DIR/hostapd.log" | sed 's/^/#   hostapd: /' >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	WIFI_AP_UP_TIME=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}')
+	for ((i = 1; i <= n; i++)); do
+		nsrun "$(sta_ns "$i")" "${ns_cmd[i]}" ||
+			{ log "wifi_setup: wpa_supplicant failed in $(sta_ns "$i")"; return 1; }
+	done
+
+	# Association: every station authorized, seen from the AP (no netns hops). Bounded by
+	# AIRFAIR_ASSOC_TIMEOUT seconds.
+	local got=0
 	deadline=$(awk -v t="$EPOCHREALTIME" -v d="$tmo" 'BEGIN{printf "%d", t + d}')
 	while :; do
 		got=$(iw dev "$AP_IF" station dump 2>/dev/null | grep -c 'authorized:[[:space:]]*yes')
@@ -404,7 +433,7 @@ wifi_setup() {
 	for ((i = 1; i <= n; i++)); do
 		nsrun "$(sta_ns "$i")" "ip route add default via $WIFI_AP_IP dev ${STA_IF[i]}"
 	done
-	log "wifi: $n station(s) on $AP_IF ($band $mode, $WIFI_FREQ MHz) associated in ${WIFI_ASSOC_TIME}s"
+	log "wifi: $n station(s) on $AP_IF ($band $mode, $WIFI_FREQ MHz) associated in ${WIFI_ASSOC_TIME}s (AP up at ${WIFI_AP_UP_TIME}s)"
 	return 0
 }
 

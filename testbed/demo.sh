@@ -62,14 +62,18 @@ set_qdisc() {
 	airfair|airfair-precise|airfair-naive)
 		[ -n "$airfair_err" ] && { echo "$airfair_err"; return 1; }
 		[ "$q" = airfair-naive ] && model=naive || model=precise
-		# With the stations' static rates first; without them if that part is not ready.
+		# Create, then tell it the stations' static rates with "change" (creating with
+		# station clauses crashed the 6.12 build once: list_add corruption in airfair_sta_get).
+		out=$(tc qdisc replace dev "$AP_IF" root airfair 11n-2g model $model 2>&1) ||
+		out=$(tc qdisc replace dev "$AP_IF" root airfair model $model 2>&1) || {
+			echo "tc qdisc replace ... airfair model $model: $(head -n 1 <<< "$out")"; return 1; }
+		local sout
 		# shellcheck disable=SC2046
-		if out=$(tc qdisc replace dev "$AP_IF" root airfair 11n-2g model $model $(airfair_stations) 2>&1); then
+		if sout=$(tc qdisc change dev "$AP_IF" root airfair $(airfair_stations) 2>&1); then
 			echo "static station rates:$(airfair_stations)" > "$WIFI_DIR/qdisc-note"
 		else
-			echo "station rates not accepted ($(head -n 1 <<< "$out")); per-station rates from the default source" \
+			echo "station rates not accepted ($(head -n 1 <<< "$sout")); rates from the default source" \
 				> "$WIFI_DIR/qdisc-note"
-			out=$(tc qdisc replace dev "$AP_IF" root airfair model $model 2>&1)
 		fi ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q 2>&1) ;;
 	esac
@@ -79,9 +83,15 @@ set_qdisc() {
 }
 
 # Airtime per station (µs) from the medium's live stats: every link to or from the station.
-medium_airtime() {	# STATSFILE MAC
-	jq -r --arg m "$2" '[.links[]? | select(((.tx_name // "")|ascii_downcase) == $m or ((.rx_name // "")|ascii_downcase) == $m)
-		| .airtime_us] | add // 0' "$1" 2>/dev/null || echo 0
+# The medium names radios by their wiphy name (or radioN); MAC addresses are accepted too.
+medium_airtime() {	# STATSFILE NAME...
+	local f=$1
+	shift
+	jq -r --arg m " $* " '[.links[]? | ((.tx_name // "-") | ascii_downcase) as $t
+		| ((.rx_name // "-") | ascii_downcase) as $r
+		| select(($m | contains(" " + $t + " ")) or ($m | contains(" " + $r + " "))) | .airtime_us]
+		| add // 0' \
+		"$f" 2>/dev/null || echo 0
 }
 
 jain() { awk '{ s += $1; q += $1 * $1; n++ } END { if (q > 0) printf "%.3f", s * s / (n * q); else print "n/a" }'; }
@@ -112,8 +122,8 @@ run_one() {	# QDISC DIR
 	local air=() bytes mbit total=0
 	for ((i = 1; i <= NSTA; i++)); do
 		if [ $use_medium = 1 ]; then
-			air[i]=$(awk -v a="$(medium_airtime "$after" "${STA_MAC[i]}")" \
-				-v b="$(medium_airtime "$before" "${STA_MAC[i]}")" 'BEGIN{printf "%.0f", a - b}')
+			air[i]=$(awk -v a="$(medium_airtime "$after" "${STA_MAC[i]}" "${STA_PHY[i]}" "radio$i")" \
+				-v b="$(medium_airtime "$before" "${STA_MAC[i]}" "${STA_PHY[i]}" "radio$i")" 'BEGIN{printf "%.0f", a - b}')
 		else
 			bytes=$(iperf_bytes "$WIFI_DIR/iperf-sta$i.json")
 			mbit=$(rate_mbit "${STA_RATE[i]}")
