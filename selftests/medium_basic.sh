@@ -6,14 +6,14 @@
 # that goodput x dilation stays under the 6 Mbit/s PHY rate and near the
 # analytic single-station exchange time (testbed/bianchi.py, n = 1).
 # KTAP on stdout and build/results/medium-basic.tap; exit 0 pass, 1 fail, 4 skip.
-#   MEDIUM_K     dilation factor (default 4)
-#   MEDIUM_SECS  iperf3 seconds per run (default 6)
+#   AIRFAIR_MEDIUM_K     dilation factor (default 6)
+#   AIRFAIR_MEDIUM_SECS  iperf3 seconds per run (default 6)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-bin=${MEDIUM_BIN:-$repo/build/testbed/medium/airfair-medium}
-K=${MEDIUM_K:-4}
-SECS=${MEDIUM_SECS:-6}
+bin=${AIRFAIR_MEDIUM_BIN:-$repo/build/testbed/medium/airfair-medium}
+K=${AIRFAIR_MEDIUM_K:-6}
+SECS=${AIRFAIR_MEDIUM_SECS:-6}
 out=$repo/build/results/medium-basic.tap
 mkdir -p "$repo/build/results"
 exec > >(tee "$out") 2>&1
