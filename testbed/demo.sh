@@ -67,11 +67,11 @@ set_qdisc() {
 		out=$(tc qdisc replace dev "$AP_IF" root airfair 11n-2g model $model 2>&1) ||
 		out=$(tc qdisc replace dev "$AP_IF" root airfair model $model 2>&1) || {
 			echo "tc qdisc replace ... airfair model $model: $(head -n 1 <<< "$out")"; return 1; }
-		# Off by default until that is fixed (it also crashes via "change"):
-		# AIRFAIR_DEMO_STATIC_RATES=1 turns it on.
+		# The 6.12 crash is in airfair_sta_get on any new station (enqueue too), not the clauses;
+		# AIRFAIR_DEMO_STATIC_RATES=0 leaves the rates to the default source.
 		local sout
-		if [ "${AIRFAIR_DEMO_STATIC_RATES:-0}" != 1 ]; then
-			echo "station rates from the default source (AIRFAIR_DEMO_STATIC_RATES=1 sets them statically)" \
+		if [ "${AIRFAIR_DEMO_STATIC_RATES:-1}" != 1 ]; then
+			echo "station rates from the default source (AIRFAIR_DEMO_STATIC_RATES=0)" \
 				> "$WIFI_DIR/qdisc-note"
 		# shellcheck disable=SC2046
 		elif sout=$(tc qdisc change dev "$AP_IF" root airfair $(airfair_stations) 2>&1); then
