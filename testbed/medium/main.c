@@ -27,6 +27,7 @@ static void usage(FILE *o)
 	      "  -S FILE      live stats JSON, rewritten every -I ms (default 1000)\n"
 	      "  -o FILE      ground-truth JSON written at exit (SIGINT/SIGTERM)\n"
 	      "  -v           log decisions (repeat for more); -l FILE to log there\n"
+	      "       airfair-medium --per-table SNR [--len BYTES]\n"
 	      "  --rate R     legacy Mbit/s (54, 11, ...) or mcsN (HT, 20 MHz, long GI)\n", o);
 }
 
@@ -54,7 +55,8 @@ int main(int argc, char **argv)
 	const char *cfgfile = NULL, *rate = "54", *phy = NULL;
 	long seed = -1;
 	double dil = -1;
-	bool simulate = false;
+	bool simulate = false, per_table = false;
+	double per_snr = 0;
 	char err[600];
 	int c, idx;
 	static const struct option lo[] = {
@@ -67,6 +69,7 @@ int main(int argc, char **argv)
 		{ "len", required_argument, NULL, 'L' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "loss", required_argument, NULL, 'P' },
+		{ "per-table", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -89,6 +92,7 @@ int main(int argc, char **argv)
 		case 'L': so.len = atoi(optarg); break;
 		case 'd': so.duration_s = atof(optarg); break;
 		case 'P': so.loss = atof(optarg); break;
+		case 'T': per_snr = atof(optarg); per_table = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -113,6 +117,47 @@ int main(int argc, char **argv)
 	}
 	if (ro.stats_ms < 0)
 		ro.stats_ms = cfg.stats_ms;
+	if (per_table) {
+		/* the SNR->PER model per HT MCS (20 MHz, long GI): PER at --len and
+		 * PHY rate x (1 - PER); "best" is what a throughput-maximising rate
+		 * control should settle on */
+		int best = 0;
+		double bt = -1;
+
+		for (int mcs = 0; mcs < 8; mcs++) {
+			struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_HT, .mcs = mcs, .nss = 1 };
+			double per = per_from_snr(&r, per_snr, so.len + 4);
+			double tp = airfair_rate_kbps(&r) / 1000.0 * (1 - per);
+
+			printf("mcs %d rate_mbps %.1f per %.4f expected_mbps %.2f\n", mcs,
+			       airfair_rate_kbps(&r) / 1000.0, per, tp);
+			if (tp > bt) {
+				bt = tp;
+				best = mcs;
+			}
+		}
+		printf("best mcs %d snr %.1f len %d\n", best, per_snr, so.len);
+		{
+			static const uint16_t ofdm[8] = { 60, 90, 120, 180, 240, 360, 480, 540 };
+			int bl = 0;
+
+			bt = -1;
+			for (int i = 0; i < 8; i++) {
+				struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_LEGACY,
+							     .legacy = ofdm[i] };
+				double per = per_from_snr(&r, per_snr, so.len + 4);
+				double tp = ofdm[i] / 10.0 * (1 - per);
+
+				printf("legacy %.0f per %.4f expected_mbps %.2f\n", ofdm[i] / 10.0, per, tp);
+				if (tp > bt) {
+					bt = tp;
+					bl = ofdm[i];
+				}
+			}
+			printf("best legacy %.0f snr %.1f len %d\n", bl / 10.0, per_snr, so.len);
+		}
+		return 0;
+	}
 	if (simulate) {
 		so.phy = phy ? cfg_parse_phy(phy) : AIRFAIR_PHY_11A;
 		if (so.phy < 0) {
