@@ -20,6 +20,7 @@
 #define AIRFAIR_WEIGHT_DEFAULT	1
 #define AIRFAIR_WEIGHT_MAX	1024
 #define AIRFAIR_DEFAULT_MSS	1448
+#define AIRFAIR_FLOW_RECENT	(2 * HZ)	/* stats count flows seen this recently */
 
 /* What a packet is, as far as airtime is concerned. */
 enum airfair_pkt_class {
@@ -100,6 +101,7 @@ struct airfair_flow {
 	u16 mss;
 	u16 delack_x256;		/* EWMA of ACKed segments per ACK, x256 */
 	u32 rtt_us;			/* passive RTT estimate, 0 = unknown */
+	unsigned long last_seen;	/* jiffies of the last packet */
 };
 
 struct airfair_sta {
@@ -180,6 +182,11 @@ int airfair_stas_alloc(struct airfair_sched *q, u32 max_stations);
 void airfair_stas_free(struct airfair_sched *q);
 struct airfair_sta *airfair_sta_find(struct airfair_sched *q, const u8 *addr);
 struct airfair_sta *airfair_sta_get(struct airfair_sched *q, const u8 *addr);
+int airfair_costs_for(const struct airfair_config *c,
+		      const struct tc_airfair_rate *rate, u32 loss_q16,
+		      struct airfair_sta_costs *out);
+int airfair_config_costable(const struct airfair_sched *q,
+			    const struct airfair_config *c);
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
 void airfair_sta_set_weight(struct airfair_sta *sta, u16 weight);
 void airfair_sta_release(struct airfair_sched *q, struct airfair_sta *sta);

@@ -140,6 +140,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	flow = &sta->flows[reciprocal_scale(hash, AIRFAIR_FLOWS_PER_STA)];
 	if (!flow->qlen && flow->tag != hash)
 		airfair_flow_reset(q, flow, hash, kind);
+	flow->last_seen = jiffies;
 
 	if (th) {
 		if (th->syn) {

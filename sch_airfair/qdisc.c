@@ -160,15 +160,11 @@ static struct airfair_sta *airfair_classify_sta(struct airfair_sched *q,
 	eth = (const struct ethhdr *)skb->data;
 	if (is_multicast_ether_addr(eth->h_dest))
 		return q->mcast;
+	if (time_after(jiffies, q->next_gc))
+		airfair_stas_gc(q);
 	sta = airfair_sta_get(q, eth->h_dest);
 	if (sta)
 		return sta;
-	if (time_after(jiffies, q->next_gc)) {
-		airfair_stas_gc(q);
-		sta = airfair_sta_get(q, eth->h_dest);
-		if (sta)
-			return sta;
-	}
 	q->sta_overflow++;
 	return q->overflow;
 }
@@ -761,6 +757,7 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 	struct nlattr *tb[TCA_AIRFAIR_MAX + 1];
 	struct airfair_sta_req *reqs = NULL;
 	struct airfair_config nc = q->cfg;
+	struct airfair_sta_costs costs;
 	int nreq = 0, rem, err, i, fresh = 0;
 	struct nlattr *nla;
 
@@ -770,6 +767,11 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 	err = airfair_parse_config(tb, &nc, create, extack);
 	if (err)
 		return err;
+	if (airfair_config_costable(q, &nc)) {
+		NL_SET_ERR_MSG(extack,
+			       "PHY timing does not fit the basic rate or a station's rate");
+		return -EINVAL;
+	}
 
 	/* Station settings may repeat; validate every one before touching any. */
 	nla_for_each_nested(nla, opt, rem)
@@ -787,6 +789,13 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 		err = airfair_parse_station(nla, &reqs[i], extack);
 		if (err)
 			goto out;
+		if (reqs[i].has_rate &&
+		    airfair_costs_for(&nc, &reqs[i].rate, reqs[i].loss_q16, &costs)) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "station rate does not fit the PHY preset (band or signal extension)");
+			err = -EINVAL;
+			goto out;
+		}
 		if (!reqs[i].del && (!q->stas || !airfair_sta_find(q, reqs[i].addr)))
 			fresh++;
 		i++;
@@ -1022,7 +1031,8 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++) {
 		const struct airfair_flow *flow = &sta->flows[f];
 
-		if (!flow->qlen)
+		if (!flow->qlen && !time_before(jiffies, flow->last_seen +
+						 AIRFAIR_FLOW_RECENT))
 			continue;
 		if (flow->kind == AIRFAIR_FLOW_TCP && flow->dir == AIRFAIR_DIR_UP) {
 			n[1]++;

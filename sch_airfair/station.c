@@ -54,6 +54,39 @@ static void airfair_default_rate(const struct airfair_timing *t,
 		r->flags |= AIRFAIR_RATE_F_ERP;
 }
 
+/* Costs of a station at @rate under @c; A-MPDU only exists from HT on. */
+int airfair_costs_for(const struct airfair_config *c,
+		      const struct tc_airfair_rate *rate, u32 loss_q16,
+		      struct airfair_sta_costs *out)
+{
+	u8 ampdu = rate->mode == AIRFAIR_MODE_LEGACY ? 1 : c->ampdu;
+
+	return airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_BE,
+				 c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
+				 out);
+}
+
+/* Can every rate in use, and the default rate, be costed under @c? */
+int airfair_config_costable(const struct airfair_sched *q,
+			    const struct airfair_config *c)
+{
+	struct airfair_sta_costs tmp;
+	struct tc_airfair_rate def;
+	u32 i;
+
+	airfair_default_rate(&c->timing, &def);
+	if (airfair_costs_for(c, &def, 0, &tmp))
+		return -EINVAL;
+	for (i = 0; q->stas && i < q->nr_slots; i++) {
+		const struct airfair_sta *sta = &q->stas[i];
+
+		if (sta->in_use && sta->source != AIRFAIR_SRC_DEFAULT &&
+		    airfair_costs_for(c, &sta->rate, sta->loss_q16, &tmp))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
@@ -62,9 +95,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 		airfair_default_rate(&c->timing, &sta->rate);
 	if (sta == q->mcast)
 		sta->loss_q16 = 0;
-	if (airfair_sta_costs(&c->timing, &sta->rate, sta->loss_q16,
-			      AIRFAIR_AC_BE, c->delack, c->ampdu,
-			      AIRFAIR_DEFAULT_MSS, c->model, &sta->costs)) {
+	if (airfair_costs_for(c, &sta->rate, sta->loss_q16, &sta->costs)) {
 		/* Settings were validated on the way in: this cannot fail. */
 		WARN_ON_ONCE(1);
 		return;

@@ -24,7 +24,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || { echo "vm/run.sh: no command (see --help)" >&2; exit 2; }
-[ -n "$kver" ] || kver=$("$repo/scripts/kernels.sh" | head -n 1)
+if [ -z "$kver" ]; then
+	mapfile -t kvers < <("$repo/scripts/kernels.sh")
+	kver=${kvers[0]:-}
+fi
 [ -f "/boot/vmlinuz-$kver" ] || { echo "vm/run.sh: kernel $kver is not installed (scripts/deps.sh)" >&2; exit 2; }
 case $PWD/ in "$repo"/*) cwd=$PWD ;; *) cwd=$repo ;; esac
 

@@ -87,8 +87,20 @@ if $TC qdisc change dev "$DEV" root airfair limit 777 2>/dev/null &&
    [ "$(q_json | jq '.options.limit')" = 777 ] &&
    [ "$(q_opts | sed 's/limit [0-9]*//')" = "$(sed 's/limit [0-9]*//' <<<"$defaults")" ]
 then ok "change touches only the named option"; else not_ok "change touches only the named option" "$(q_opts)"; fi
-if $TC qdisc replace dev "$DEV" root airfair 2>/dev/null && [ "$(q_opts)" = "$defaults" ]
-then ok "replace resets to defaults"; else not_ok "replace resets to defaults" "$(q_opts)"; fi
+# A replace by a qdisc of the same kind is a change in place (kernel semantics).
+before_replace=$(q_opts)
+if $TC qdisc replace dev "$DEV" root airfair 2>/dev/null && [ "$(q_opts)" = "$before_replace" ]
+then ok "same-kind replace keeps the running settings"; else not_ok "same-kind replace keeps the running settings" "$(q_opts)"; fi
+# The station table is sized at creation; resizing it needs a new qdisc.
+$TC qdisc del dev "$DEV" root 2>/dev/null
+if $TC qdisc add dev "$DEV" root airfair max-stations 64 2>/dev/null &&
+   $TC qdisc show dev "$DEV" | grep -q 'max-stations 64 ' &&
+   err=$($TC qdisc change dev "$DEV" root airfair max-stations 32 2>&1); [ $? -ne 0 ] &&
+   grep -q 'only be set when the qdisc is created' <<<"$err" &&
+   $TC qdisc show dev "$DEV" | grep -q 'max-stations 64 '
+then ok "max-stations is set at creation; a change to it is refused"; else not_ok "max-stations at creation" "${err:-}"; fi
+$TC qdisc del dev "$DEV" root 2>/dev/null
+$TC qdisc add dev "$DEV" root airfair 2>/dev/null
 if $TC qdisc del dev "$DEV" root 2>/dev/null && ! $TC qdisc show dev "$DEV" | grep -q airfair
 then ok "delete"; else not_ok "delete"; fi
 if $TC qdisc add dev "$DEV" root airfair 2>/dev/null && ! $TC qdisc add dev "$DEV" root airfair 2>/dev/null

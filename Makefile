@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# sch_airfair: airtime-fair queueing for WiFi access points.
+#
+#   make demo        set up, boot a VM, show airtime fairness on hwsim (the main job)
+#   make check       set up, build, run every test CI runs (unit + VM selftests, both kernels)
+#   make             build modules (every supported kernel), tc plugin, tools
+#   make selftest    VM selftests only; KVER=<release> for one kernel
+#   make install     module for KVER, tc plugin + man page, tools (DESTDIR honoured)
+#   make uninstall / clean
+#
+# Kernels: every installed release of the supported series (scripts/kernels.sh),
+# or KVERS="..." / KVER=...; KDIR=<headers> to build against another tree.
+
+KVERS	?= $(shell scripts/kernels.sh 2>/dev/null)
+KVER	?= $(firstword $(KVERS))
+DESTDIR	?=
+PREFIX	?= /usr/local
+BUILD	:= $(CURDIR)/build
+
+.PHONY: all deps modules userspace tools tc medium check unit selftest demo \
+	install uninstall clean
+
+all: deps modules userspace
+
+deps:
+	@scripts/deps.sh
+
+modules: deps
+	@for k in $(KVERS); do scripts/build-modules.sh $$k || exit 1; done
+
+userspace: tools tc medium
+tools: deps
+	@$(MAKE) -s -C tools/airtime-calc
+tc: deps
+	@$(MAKE) -s -C tc-extension
+medium: deps
+	@$(MAKE) -s -C testbed/medium
+
+check: all
+	@scripts/check.sh $(KVERS)
+
+unit: deps
+	@$(MAKE) -s -C tests/unit check
+
+selftest: all
+	@scripts/check.sh --vm-only $(if $(filter command line,$(origin KVER)),$(KVER),$(KVERS))
+
+demo: all
+	@vm/run.sh --kver $(KVER) --timeout 900 -- bash testbed/demo.sh
+
+install: all
+	install -D -m 0644 $(BUILD)/$(KVER)/sch_airfair.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/updates/sch_airfair.ko
+	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
+	$(MAKE) -C tc-extension install DESTDIR=$(DESTDIR)
+	install -D -m 0755 $(BUILD)/tools/airtime-calc $(DESTDIR)$(PREFIX)/bin/airtime-calc
+	install -D -m 0755 $(BUILD)/testbed/medium/airfair-medium \
+		$(DESTDIR)$(PREFIX)/bin/airfair-medium
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/sch_airfair.ko
+	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
+	$(MAKE) -C tc-extension uninstall DESTDIR=$(DESTDIR)
+	rm -f $(DESTDIR)$(PREFIX)/bin/airtime-calc $(DESTDIR)$(PREFIX)/bin/airfair-medium
+
+clean:
+	rm -rf build

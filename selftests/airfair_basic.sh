@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# sch_airfair lifecycle and traffic on a wired test topology (veth + macvlan stations):
+# add/change/replace/delete, TCP and UDP both ways, per-station classification and
+# direction, airtime metering at a static rate, airtime shares by weight and rate (the
+# qdisc's own accounting), ACK filtering, and rmmod under traffic.
+. "$(dirname "$0")/airfair_lib.sh"
+
+DEV=af0
+cleanup() { veth_cleanup; }
+trap cleanup EXIT
+
+ktap_header
+require_root
+require_cmd tc ip iperf3 jq
+airfair_load || ktap_skip_all "cannot load sch_airfair"
+tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
+ktap_set_plan 12
+veth_setup 3 || ktap_skip_all "cannot build the veth/macvlan topology"
+
+check() {	# check NAME CONDITION-COMMAND...
+	local name=$1; shift
+	if "$@"; then ktap_test_pass "$name"; else ktap_test_fail "$name"; fi
+}
+near() {	# near VALUE EXPECTED TOLERANCE  (absolute)
+	awk -v v="$1" -v e="$2" -v t="$3" 'BEGIN { exit !(v >= e - t && v <= e + t) }'
+}
+
+# 1. add / show / change / replace / delete
+tc qdisc add dev $DEV root airfair 11g
+check "add shows airfair 11g" bash -c "tc qdisc show dev $DEV | grep -q 'airfair.*11g'"
+tc qdisc change dev $DEV root airfair model naive cwmin 31
+check "change keeps the rest, applies model and cwmin" \
+	bash -c "tc qdisc show dev $DEV | grep -q '11g .*cwmin 31 .*model naive'"
+tc qdisc replace dev $DEV root airfair 11a
+check "replace of the same kind changes in place: new preset, model kept" \
+	bash -c "tc qdisc show dev $DEV | grep -q 'airfair.*11a.*model naive'"
+fresh() {	# a new qdisc instance: counters from zero
+	tc qdisc del dev $DEV root 2>/dev/null
+	tc qdisc add dev $DEV root airfair "$@"
+}
+
+# 2. traffic both ways, classified per station and flow
+fresh 11a
+down=$(af_iperf 1 tcp-down 3)
+log "tcp download to station 1: $down Mbit/s"
+pk1=$(sta_field $DEV "$(sta_mac 1)" packets)
+tcpdown=$(class_json $DEV | jq --arg m "$(sta_mac 1)" '[.[] | (.station // .) | select(.addr == $m)][0].flows.tcp_down')
+check "TCP download flows through, station 1 counted ($pk1 pkts, tcp_down flows $tcpdown)" \
+	test "${pk1:-0}" -gt 100 -a "${tcpdown:-0}" -ge 1
+up=$(af_iperf 2 tcp-up 3)
+tcpup=$(class_json $DEV | jq --arg m "$(sta_mac 2)" '[.[] | (.station // .) | select(.addr == $m)][0].flows.tcp_up')
+delack=$(sta_field $DEV "$(sta_mac 2)" delack)
+log "tcp upload from station 2: $up Mbit/s, tcp_up flows $tcpup, learned d $delack"
+check "TCP upload: the AP's ACK flow is inferred as upload" test "${tcpup:-0}" -ge 1
+udp=$(af_iperf 3 udp-down 2 20M)
+udpf=$(class_json $DEV | jq --arg m "$(sta_mac 3)" '[.[] | (.station // .) | select(.addr == $m)][0].flows.udp')
+check "UDP download counted as a UDP flow of station 3 ($udp Mbit/s)" test "${udpf:-0}" -ge 1
+
+# 3. metering: a station pinned at 6 Mbit/s cannot get more than 6 Mbit/s of air
+fresh 11a station "$(sta_mac 1)" rate 6mbit
+slow=$(af_iperf 1 tcp-down 4)
+log "tcp download at static 6 Mbit/s: $slow Mbit/s"
+check "meter holds a 6 Mbit/s station to its air rate ($slow Mbit/s in (1, 6))" \
+	awk -v v="$slow" 'BEGIN { exit !(v > 1 && v < 6) }'
+check "backlog lives in airfair: meter stalls counted" \
+	test "$(qdisc_field $DEV meter_stalls)" -gt 0
+
+# 4. shares by the qdisc's own accounting: equal airtime across rates, then by weight
+share_run() {	# share_run -> prints airtime share of station 1 and 2 (percent)
+	local pids=() i
+	for i in 1 2; do af_iperf $i udp-down 5 200M >/dev/null & pids+=($!); done
+	wait "${pids[@]}"
+	class_json $DEV | jq -r --arg a "$(sta_mac 1)" --arg b "$(sta_mac 2)" '
+		[.[] | (.station // .)] as $s
+		| ([$s[] | select(.addr == $a)][0].airtime_us) as $x
+		| ([$s[] | select(.addr == $b)][0].airtime_us) as $y
+		| "\($x * 100 / ($x + $y)) \($y * 100 / ($x + $y))"'
+}
+fresh 11a utilisation 50 \
+	station "$(sta_mac 1)" rate 6mbit station "$(sta_mac 2)" rate 54mbit
+read -r s1 s2 < <(share_run)
+log "equal weights, 6 vs 54 Mbit/s: airtime shares $s1% / $s2%"
+check "equal airtime at 6 and 54 Mbit/s within 2% ($s1 / $s2)" near "$s1" 50 2
+fresh 11a utilisation 50 \
+	station "$(sta_mac 1)" rate 6mbit weight 2 station "$(sta_mac 2)" rate 54mbit weight 1
+read -r s1 s2 < <(share_run)
+log "weights 2:1, 6 vs 54 Mbit/s: airtime shares $s1% / $s2%"
+check "weights 2:1 give 66.7/33.3 within 2% ($s1 / $s2)" near "$s1" 66.67 2
+
+# 5. ACK filter drops redundant ACKs without stalling an upload
+fresh 11a ack-filter station "$(sta_mac 2)" rate 6mbit
+up=$(af_iperf 2 tcp-up 4)
+af=$(qdisc_field $DEV drop_ackfilter)
+log "upload with ack-filter at 6 Mbit/s: $up Mbit/s, ACKs filtered: $af"
+check "ack-filter drops ACKs ($af) and the upload keeps going ($up Mbit/s)" \
+	awk -v a="${af:-0}" -v u="$up" 'BEGIN { exit !(a > 0 && u > 0.5) }'
+
+# 6. delete and unload while traffic runs
+af_iperf 1 tcp-down 4 >/dev/null &
+sleep 1
+tc qdisc del dev $DEV root && rmmod sch_airfair
+rc=$?
+wait
+airfair_load
+check "qdisc delete and rmmod under traffic" test $rc -eq 0
+ktap_finished

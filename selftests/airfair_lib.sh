@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# sch_airfair-specific selftest helpers, on top of lib.sh: a wired test topology with
+# several "stations" (distinct MACs) and readers for the qdisc's statistics.
+#
+#   veth_setup N     root ns: af0 10.77.0.1/24; netns afpeer: af1 + macvlans m1..mN with
+#                    MACs 02:af:00:00:00:0i and IPs 10.77.0.(10+i); iperf3 servers there
+#   veth_cleanup
+#   sta_mac I        MAC of station I
+#   class_json DEV   per-station stats as a JSON array (tc -j -s class show)
+#   sta_field DEV MAC KEY    one numeric field of one station (0 if absent)
+#   qdisc_field DEV KEY      one field of the qdisc's xstats or options
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+AF_NS=afpeer
+export TC_LIB_DIR=${TC_LIB_DIR:-$AIRFAIR_REPO/build/tc-extension}
+
+sta_mac() { printf '02:af:00:00:00:%02x' "$1"; }
+sta_addr() { echo "10.77.0.$((10 + $1))"; }
+
+veth_setup() {
+	local n=$1 i
+	ip netns add $AF_NS || return 1
+	ip link add af0 type veth peer name af1 netns $AF_NS || return 1
+	ip addr add 10.77.0.1/24 dev af0
+	ip link set af0 up
+	ip -n $AF_NS link set lo up
+	ip -n $AF_NS link set af1 up
+	for i in $(seq 1 "$n"); do
+		ip -n $AF_NS link add m$i link af1 address "$(sta_mac "$i")" type macvlan mode bridge
+		ip -n $AF_NS addr add "$(sta_addr "$i")/24" dev m$i
+		ip -n $AF_NS link set m$i up
+	done
+	# ARP replies only from the macvlan that owns the address.
+	ip netns exec $AF_NS sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	ip netns exec $AF_NS bash -c "for i in \$(seq 1 $n); do
+		iperf3 -s -D -B 10.77.0.\$((10 + i)) -p \$((5200 + i)) >/dev/null 2>&1; done"
+	for i in $(seq 1 "$n"); do
+		ip neigh replace "$(sta_addr "$i")" lladdr "$(sta_mac "$i")" dev af0
+	done
+}
+
+veth_cleanup() {
+	ip netns pids $AF_NS 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns del $AF_NS 2>/dev/null
+	ip link del af0 2>/dev/null
+	true
+}
+
+# iperf3 client from the root namespace to station I: MODE is tcp-down (AP sends),
+# tcp-up (station sends, -R) or udp-down; prints goodput in Mbit/s.
+af_iperf() {
+	local i=$1 mode=$2 secs=$3 args=()
+	case $mode in
+	tcp-down) ;;
+	tcp-up) args=(-R) ;;
+	udp-down) args=(-u -b "${4:-100M}") ;;
+	esac
+	iperf3 -c "$(sta_addr "$i")" -p $((5200 + i)) -t "$secs" -J "${args[@]}" 2>/dev/null |
+		jq -r '((.end.sum_received.bits_per_second // .end.sum.bits_per_second // 0) / 1e6 * 100 | round) / 100'
+}
+
+class_json() {
+	tc -j -s class show dev "$1" 2>/dev/null | grep '^{' | jq -s .
+}
+
+sta_field() {
+	class_json "$1" | jq -r --arg m "$2" --arg k "$3" \
+		'[.[] | (.station // .) | select(.addr == $m)][0][$k] // 0'
+}
+
+qdisc_field() {
+	tc -j -s qdisc show dev "$1" | jq -r --arg k "$2" \
+		'.[0] | (.options[$k] // .xstats[$k] // .[$k]) // empty'
+}

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kselftest-style runner: each program of TEST_PROGS (selftests/Makefile) runs in turn with
+# the timeout from `settings`; its output is nested as KTAP diagnostics; exit 4 counts as
+# a skip. A kernel BUG/WARNING logged while a test ran fails that test.
+# Usage: run_tests.sh [TEST...]
+cd "$(dirname "$0")" || exit 1
+# Each test's own TAP file goes beside the others of this kernel, not over them.
+export AIRFAIR_RESULTS=${AIRFAIR_RESULTS-$(cd .. && pwd)/build/results/detail-$(uname -r)}
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || read -r -a tests <<<"$(sed -n '/^TEST_PROGS/,/[^\\]$/p' Makefile |
+	sed 's/^TEST_PROGS *:= *//; s/\\$//' | tr '\n' ' ')"
+timeout=$(sed -n 's/^timeout=//p' settings 2>/dev/null)
+: "${timeout:=600}"
+kernel_complaints='BUG:|WARNING:|Oops|KASAN|UBSAN|possible (circular|recursive) locking|kmemleak|general protection fault|list_(add|del) corruption|refcount_t:|soft lockup|hung_task'
+
+echo "TAP version 13"
+echo "1..${#tests[@]}"
+n=0 failed=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	echo "# selftests: airfair: $t"
+	before=$(dmesg 2>/dev/null | wc -l)
+	start=$SECONDS
+	timeout -k 10 "$timeout" bash "./$t" 2>&1 | sed -u 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	took=$((SECONDS - start))
+	bad=$(dmesg 2>/dev/null | tail -n +$((before + 1)) | grep -E "$kernel_complaints" | head -n 5)
+	if [ -n "$bad" ]; then
+		echo "$bad" | sed 's/^/# kernel: /'
+		[ $rc -eq 0 ] && rc=1
+	fi
+	case $rc in
+	0) echo "ok $n selftests: airfair: $t # ${took}s" ;;
+	4) echo "ok $n selftests: airfair: $t # SKIP" ;;
+	124) echo "not ok $n selftests: airfair: $t # TIMEOUT ${timeout}s"; failed=1 ;;
+	*) echo "not ok $n selftests: airfair: $t # exit=$rc"; failed=1 ;;
+	esac
+done
+exit $failed
