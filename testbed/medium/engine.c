@@ -90,10 +90,16 @@ int med_chan_get(struct medium *m, uint32_t freq)
 	return m->nchan++;
 }
 
+static int radio_qlen(struct med_radio *rd);
+
 static void ac_setup(struct medium *m, int r, int chan)
 {
 	struct med_radio *rd = &m->radio[r];
+	int q = radio_qlen(rd);
 
+	if (rd->chan >= 0)
+		m->chan[rd->chan].queued -= q;
+	m->chan[chan].queued += q;
 	rd->chan = chan;
 	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
 		struct med_ac *a = &rd->ac[ac];
@@ -122,11 +128,13 @@ void med_radio_add(struct medium *m, int idx)
 	MED_LOG(m, 1, "radio %d added\n", idx);
 }
 
-static struct med_frame *ac_pop(struct med_ac *a)
+static struct med_frame *ac_pop(struct medium *m, struct med_radio *rd, struct med_ac *a)
 {
 	struct med_frame *f = a->head;
 
 	if (f) {
+		if (rd->chan >= 0)
+			m->chan[rd->chan].queued--;
 		a->head = f->next;
 		if (!a->head)
 			a->tail = NULL;
@@ -151,7 +159,7 @@ void med_radio_del(struct medium *m, int idx)
 	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
 		struct med_frame *f;
 
-		while ((f = ac_pop(&rd->ac[ac]))) {
+		while ((f = ac_pop(m, rd, &rd->ac[ac]))) {
 			f->acked = false;
 			f->dropped = true;
 			if (m->done)
@@ -223,6 +231,7 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 		a->head = f;
 	a->tail = f;
 	a->qlen++;
+	m->chan[ch].queued++;
 	if (a->qlen == 1) {
 		/* post-backoff over: may send after AIFS if idle; if busy, draw one */
 		if (a->backoff < 0)
@@ -264,6 +273,8 @@ static uint64_t chan_next(struct medium *m, int ci)
 
 	if (c->busy)
 		return c->busy_end;
+	if (c->queued <= 0)
+		return UINT64_MAX;
 	for (int r = 0; r < MED_MAX_RADIOS; r++) {
 		struct med_radio *rd = &m->radio[r];
 
@@ -422,7 +433,7 @@ static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx
 	struct med_frame *f = tx->f;
 	struct med_ac *a = &m->radio[tx->radio].ac[tx->ac];
 
-	ac_pop(a);
+	ac_pop(m, &m->radio[tx->radio], a);
 	a->contend_since = m->now;
 	f->acked = acked;
 	a->retry = 0;

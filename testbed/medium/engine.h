@@ -104,6 +104,7 @@ struct med_chan {
 	int ntx;
 	struct med_tx tx[MED_MAX_RADIOS];
 	uint64_t busy_start;
+	int queued;			/* frames queued by radios on this channel */
 	uint64_t busy_ns, idle_ns;	/* totals */
 };
 
