@@ -158,7 +158,8 @@ cpu=$(awk -v a="$c0" -v b="$c1" -v x="$w0" -v y="$w1" 'BEGIN{printf "%.1f", 100 
 busy=$(awk -v a="$b0" -v b="$b1" -v x="$t0" -v y="$t1" 'BEGIN{printf "%.1f", 100 * (b - a) / (y - x)}')
 [ -n "$udp" ] || { jq -r '.error // empty' "$work/cli.json" "$work/srv.json" 2>&1 | sed 's/^/# /'; head -c 600 "$work/cli.json" | sed 's/^/# /'; }
 echo "# UDP: goodput ${udp:-?} bit/s real x k=$K = $udp_sim Mbit/s simulated; analytic $model Mbit/s; PHY 6 Mbit/s"
-echo "# daemon: $fps frames/s from the kernel, CPU $cpu%; channel busy $busy% of simulated time"
+cap=$(awk -v f="$fps" -v c="$cpu" 'BEGIN{ if (c > 0) printf "%.0f", f * 100 / c; else print "?" }')
+echo "# daemon: $fps frames/s from the kernel, CPU $cpu% of one vCPU (~$cap frames/s at 100%); channel busy $busy% of simulated time"
 if awk -v u="$udp_sim" 'BEGIN{exit !(u > 0 && u < 6)}'; then
 	ok "UDP goodput x k = $udp_sim Mbit/s < 6 Mbit/s PHY rate"
 else

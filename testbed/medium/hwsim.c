@@ -478,7 +478,11 @@ static int on_msg(struct nl_msg *msg, void *arg)
 			if (a[HWSIM_ATTR_RADIO_NAME])
 				snprintf(name, sizeof(name), "%.*s", nla_len(a[HWSIM_ATTR_RADIO_NAME]),
 					 (char *)nla_data(a[HWSIM_ATTR_RADIO_NAME]));
-			radio_known(h, id, a[HWSIM_ATTR_PERM_ADDR] ? NULL : NULL, name[0] ? name : NULL);
+			/* a radio created with a custom perm_addr is keyed by it as is */
+			radio_known(h, id, a[HWSIM_ATTR_PERM_ADDR] &&
+				    nla_len(a[HWSIM_ATTR_PERM_ADDR]) == 6 ?
+				    nla_data(a[HWSIM_ATTR_PERM_ADDR]) : NULL,
+				    name[0] ? name : NULL);
 			MED_LOG(h->m, 1, "radio %d (%s) present\n", id, h->radio[id < MED_MAX_RADIOS ? id : 0].name);
 		}
 		break;
