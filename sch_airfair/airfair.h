@@ -20,7 +20,7 @@
 #define AIRFAIR_WEIGHT_DEFAULT	1
 #define AIRFAIR_WEIGHT_MAX	1024
 #define AIRFAIR_DEFAULT_MSS	1448
-#define AIRFAIR_FLOW_RECENT	(2 * HZ)	/* stats count flows seen this recently */
+#define AIRFAIR_FLOW_RECENT	(10 * HZ)	/* stats count flows seen this recently */
 
 /* What a packet is, as far as airtime is concerned. */
 enum airfair_pkt_class {

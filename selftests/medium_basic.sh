@@ -14,8 +14,8 @@ repo=$(cd "$here/.." && pwd)
 bin=${AIRFAIR_MEDIUM_BIN:-$repo/build/testbed/medium/airfair-medium}
 K=${AIRFAIR_MEDIUM_K:-6}
 SECS=${AIRFAIR_MEDIUM_SECS:-6}
-out=$repo/build/results/medium-basic.tap
-mkdir -p "$repo/build/results"
+out=${AIRFAIR_RESULTS:-$repo/build/results}/medium-basic.tap
+mkdir -p "$(dirname "$out")"
 exec > >(tee "$out") 2>&1
 work=$(mktemp -d /tmp/medium.XXXXXX)
 NTESTS=9
@@ -62,12 +62,13 @@ else
 	notok "daemon registered as the hwsim medium"; cat "$work/medium.err"
 fi
 
-ap=$(ls /sys/class/ieee80211/*/device/net 2>/dev/null | head -0)
-wl0=$(ls /sys/class/ieee80211/phy0/device/net/ 2>/dev/null | head -1)
-wl1=$(ls /sys/class/ieee80211/phy1/device/net/ 2>/dev/null | head -1)
-: "${wl0:=wlan0}" "${wl1:=wlan1}" "$ap"
+# wiphy numbers keep counting across module reloads; radio i is the i-th phy now present.
+mapfile -t phys < <(ls /sys/class/ieee80211 | sort -V)
+wl0=$(ls "/sys/class/ieee80211/${phys[0]}/device/net/" 2>/dev/null | head -1)
+wl1=$(ls "/sys/class/ieee80211/${phys[1]}/device/net/" 2>/dev/null | head -1)
+: "${wl0:=wlan0}" "${wl1:=wlan1}"
 ip netns add sta
-iw phy phy1 set netns name sta
+iw phy "${phys[1]}" set netns name sta
 
 cat > "$work/hostapd.conf" <<EOF
 interface=$wl0

@@ -19,8 +19,8 @@ bin=${AIRFAIR_MEDIUM_BIN:-$repo/build/testbed/medium/airfair-medium}
 K=${AIRFAIR_MEDIUM_K:-6}
 SECS=${AIRFAIR_MEDIUM_SECS:-8}
 LOSS=0.3
-out=$repo/build/results/medium-rates.tap
-mkdir -p "$repo/build/results"
+out=${AIRFAIR_RESULTS:-$repo/build/results}/medium-rates.tap
+mkdir -p "$(dirname "$out")"
 exec > >(tee "$out") 2>&1
 work=$(mktemp -d /tmp/medium.XXXXXX)
 n=0 fails=0
@@ -60,14 +60,16 @@ EOF
 dpid=$!
 for _ in $(seq 50); do [ -s "$work/live.json" ] && break; sleep 0.1; done
 
-wl() { ls "/sys/class/ieee80211/phy$1/device/net/" | head -1; }
+# wiphy numbers keep counting across module reloads; radio i is the i-th phy now present.
+mapfile -t phys < <(ls /sys/class/ieee80211 | sort -V)
+wl() { ls "/sys/class/ieee80211/${phys[$1]}/device/net/" | head -1; }
 ap=$(wl 0)
 declare -A dev mac
 for i in 1 2 3; do
 	dev[$i]=$(wl $i)
 	mac[$i]=$(cat "/sys/class/net/${dev[$i]}/address")
 	ip netns add sta$i
-	iw phy phy$i set netns name sta$i
+	iw phy "${phys[$i]}" set netns name sta$i
 done
 
 cat > "$work/hostapd.conf" <<EOF

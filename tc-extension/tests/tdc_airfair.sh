@@ -71,7 +71,7 @@ reset_q() { $TC qdisc del dev "$DEV" root 2>/dev/null; $TC qdisc add dev "$DEV" 
 # --- 1. plugin from the standard directory ------------------------------
 std=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)/tc
 if [ -f "$std/q_airfair.so" ]; then
-	if env -u TC_LIB_DIR $TC qdisc add dev "$DEV" root airfair help 2>&1 | grep -q 'Usage: ... airfair'
+	if (unset TC_LIB_DIR; $TC qdisc add dev "$DEV" root airfair help 2>&1) | grep -q "Usage: ... airfair"
 	then ok "stock tc loads $std/q_airfair.so"; else not_ok "stock tc loads $std/q_airfair.so"; fi
 else
 	n=$((n + 1)); lines+=("ok $n - stock tc loads $std/q_airfair.so # SKIP not installed")
