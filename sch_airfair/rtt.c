@@ -4,6 +4,11 @@
  * needs about one bandwidth-delay product queued to keep its link busy, so
  * flows with a longer RTT are entitled to a larger part of the buffer. A flow
  * with no estimate yet counts as having the reference RTT.
+ *
+ * Not done yet: the passive RTT estimator. The qdisc only sees the AP's
+ * egress, and both handshake and timestamp-echo timing need the station's
+ * packets too (an ingress hook); until then rtt_us stays 0 and all TCP flows
+ * get the reference share, which is why rtt-buffer is off by default.
  */
 #include "airfair.h"
 
