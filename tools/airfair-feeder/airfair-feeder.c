@@ -1,0 +1,1124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * airfair-feeder: follow nl80211 on an AP interface and push every associated
+ * station's TX rate and per-attempt loss into sch_airfair, for kernels whose
+ * mac80211 does not carry the airfair hook (docs/mac80211-hook.md).
+ *
+ * Every --interval ms (and at once on a station or interface event) it:
+ *   1. resolves the interface (it may come and go; so may the qdisc);
+ *   2. dumps the stations (NL80211_CMD_GET_STATION): TX bitrate -> struct
+ *      tc_airfair_rate, TX packets/retries/failed -> per-attempt loss EWMA;
+ *   3. dumps the airfair qdiscs and their classes (stations) on the interface;
+ *   4. sends each airfair qdisc one RTM_NEWQDISC change (no NLM_F_CREATE) with a
+ *      TCA_AIRFAIR_STATION nest {ADDR, RATE, LOSS, SOURCE=FEEDER} per station,
+ *      plus {ADDR, DELETE} for classes whose source is FEEDER but whose station
+ *      has left (re-sending a non-default weight, which a delete resets).
+ *
+ * Per-attempt loss: mac80211 counts every data frame handed to the driver
+ * (tx_packets), every retry (tx_retries) and every frame that failed after the
+ * last retry (tx_failed). Over an interval, attempts = packets + retries and
+ * failed attempts = retries + failed; a sample is taken once at least
+ * --min-attempts attempts accumulated, and folded into an EWMA of weight
+ * 1/--ewma. Loss is in 1/65536, as the qdisc takes it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/netlink.h>
+#include <linux/nl80211.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include "airtime.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+#define MAX_STATIONS	4096
+#define NESTS_PER_MSG	64	/* station nests per RTM_NEWQDISC */
+#define MAX_QDISCS	64
+
+struct sta {
+	uint8_t addr[6];
+	bool seen;			/* in the current dump */
+	bool have_rate;
+	struct tc_airfair_rate rate;
+	uint32_t bitrate;		/* nl80211, 100 kbit/s */
+	uint32_t exp_tput;		/* nl80211 expected throughput, kbit/s */
+	bool have_counters;
+	uint32_t packets, retries, failed;	/* at the last sample */
+	bool have_loss;
+	uint32_t loss_q16;		/* EWMA */
+	uint32_t samples;
+	char why[96];			/* last reason the rate was not usable */
+};
+
+struct qdisc {
+	uint32_t handle;
+};
+
+/* A class (station) of an airfair qdisc, from the class dump. */
+struct cls {
+	uint32_t major;
+	uint8_t addr[6];
+	uint8_t source;
+	uint16_t weight;
+	bool has_weight, has_source;
+};
+
+static struct {
+	const char *ifname;
+	unsigned int interval_ms;
+	unsigned int ewma;
+	unsigned int min_attempts;
+	int verbose;
+	bool once;
+	bool clear_on_exit;
+} opt = {
+	.interval_ms = 1000,
+	.ewma = 4,
+	.min_attempts = 20,
+};
+
+static struct sta *stas;
+static unsigned int nr_stas;
+static struct qdisc qdiscs[MAX_QDISCS];
+static unsigned int nr_qdiscs;
+static struct cls *clss;
+static unsigned int nr_clss, cap_clss;
+
+static struct nl_sock *gen_sk, *ev_sk, *rt_sk;
+static int nl80211_id = -1;
+static int cur_ifindex;
+static uint32_t cur_freq;
+static bool cur_short_preamble_ok;
+static volatile sig_atomic_t stop;
+static bool wake;		/* an event asked for an early tick */
+static char state_msg[256];	/* last "not working because" message */
+
+static void logmsg(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void logmsg(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > opt.verbose)
+		return;
+	va_start(ap, fmt);
+	fprintf(stderr, "airfair-feeder: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Log a persistent condition once, when it starts (and when it ends). */
+static void set_state(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void set_state(const char *fmt, ...)
+{
+	char buf[sizeof(state_msg)] = "";
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+	}
+	if (!strcmp(buf, state_msg))
+		return;
+	if (buf[0])
+		fprintf(stderr, "airfair-feeder: %s\n", buf);
+	else if (state_msg[0])
+		fprintf(stderr, "airfair-feeder: %s: feeding again\n", opt.ifname);
+	strcpy(state_msg, buf);
+}
+
+static const char *mac_str(const uint8_t *a)
+{
+	static char buf[4][18];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 a[0], a[1], a[2], a[3], a[4], a[5]);
+	return buf[i];
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---------------------------------------------------------------------------
+ * nl80211 rate info -> struct tc_airfair_rate
+ */
+
+static bool is_2ghz(void)
+{
+	return cur_freq && cur_freq < 3000;
+}
+
+/*
+ * Fill @r from a NL80211_STA_INFO_TX_BITRATE nest. Returns 0, or -1 with a
+ * reason in @why when the rate cannot be described (EHT, S1G, 5/10 MHz, ...).
+ */
+static int decode_rate(struct nlattr *nest, bool short_preamble,
+		       struct tc_airfair_rate *r, uint32_t *bitrate,
+		       char *why, size_t whylen)
+{
+	struct nlattr *ri[NL80211_RATE_INFO_MAX + 1];
+	bool erp = is_2ghz();
+
+	memset(r, 0, sizeof(*r));
+	*bitrate = 0;
+	if (nla_parse_nested(ri, NL80211_RATE_INFO_MAX, nest, NULL)) {
+		snprintf(why, whylen, "malformed rate info");
+		return -1;
+	}
+	if (ri[NL80211_RATE_INFO_BITRATE32])
+		*bitrate = nla_get_u32(ri[NL80211_RATE_INFO_BITRATE32]);
+	else if (ri[NL80211_RATE_INFO_BITRATE])
+		*bitrate = nla_get_u16(ri[NL80211_RATE_INFO_BITRATE]);
+
+	if (ri[NL80211_RATE_INFO_5_MHZ_WIDTH] || ri[NL80211_RATE_INFO_10_MHZ_WIDTH]) {
+		snprintf(why, whylen, "5/10 MHz channels are not modelled");
+		return -1;
+	}
+	if (ri[NL80211_RATE_INFO_320_MHZ_WIDTH] || ri[NL80211_RATE_INFO_EHT_MCS]) {
+		snprintf(why, whylen, "EHT rates are not modelled");
+		return -1;
+	}
+	if (ri[NL80211_RATE_INFO_160_MHZ_WIDTH] || ri[NL80211_RATE_INFO_80P80_MHZ_WIDTH])
+		r->bw = AIRFAIR_BW_160;
+	else if (ri[NL80211_RATE_INFO_80_MHZ_WIDTH])
+		r->bw = AIRFAIR_BW_80;
+	else if (ri[NL80211_RATE_INFO_40_MHZ_WIDTH])
+		r->bw = AIRFAIR_BW_40;
+	else
+		r->bw = AIRFAIR_BW_20;
+
+	if (ri[NL80211_RATE_INFO_MCS]) {
+		r->mode = AIRFAIR_MODE_HT;
+		r->mcs = nla_get_u8(ri[NL80211_RATE_INFO_MCS]);
+		r->nss = r->mcs / 8 + 1;
+		r->gi = ri[NL80211_RATE_INFO_SHORT_GI] ? AIRFAIR_GI_SHORT : AIRFAIR_GI_LONG;
+		if (erp)
+			r->flags |= AIRFAIR_RATE_F_ERP;
+	} else if (ri[NL80211_RATE_INFO_VHT_MCS]) {
+		r->mode = AIRFAIR_MODE_VHT;
+		r->mcs = nla_get_u8(ri[NL80211_RATE_INFO_VHT_MCS]);
+		r->nss = ri[NL80211_RATE_INFO_VHT_NSS] ?
+			 nla_get_u8(ri[NL80211_RATE_INFO_VHT_NSS]) : 1;
+		r->gi = ri[NL80211_RATE_INFO_SHORT_GI] ? AIRFAIR_GI_SHORT : AIRFAIR_GI_LONG;
+	} else if (ri[NL80211_RATE_INFO_HE_MCS]) {
+		uint8_t gi = ri[NL80211_RATE_INFO_HE_GI] ?
+			     nla_get_u8(ri[NL80211_RATE_INFO_HE_GI]) : NL80211_RATE_INFO_HE_GI_0_8;
+
+		if (ri[NL80211_RATE_INFO_HE_RU_ALLOC]) {
+			snprintf(why, whylen, "HE OFDMA resource units are not modelled");
+			return -1;
+		}
+		r->mode = AIRFAIR_MODE_HE;
+		r->mcs = nla_get_u8(ri[NL80211_RATE_INFO_HE_MCS]);
+		r->nss = ri[NL80211_RATE_INFO_HE_NSS] ?
+			 nla_get_u8(ri[NL80211_RATE_INFO_HE_NSS]) : 1;
+		r->gi = gi == NL80211_RATE_INFO_HE_GI_3_2 ? AIRFAIR_GI_HE_3_2 :
+			gi == NL80211_RATE_INFO_HE_GI_1_6 ? AIRFAIR_GI_HE_1_6 :
+			AIRFAIR_GI_HE_0_8;
+		if (erp)
+			r->flags |= AIRFAIR_RATE_F_ERP;
+	} else {
+		/* legacy: only the bitrate, in 100 kbit/s */
+		r->mode = AIRFAIR_MODE_LEGACY;
+		if (!*bitrate) {
+			snprintf(why, whylen, "no TX bitrate yet");
+			return -1;
+		}
+		r->legacy = *bitrate;
+		if (r->bw != AIRFAIR_BW_20) {
+			snprintf(why, whylen, "legacy rate wider than 20 MHz");
+			return -1;
+		}
+		switch (r->legacy) {
+		case 10:	/* DSSS 1 Mbit/s: long preamble only */
+			break;
+		case 20:
+		case 55:
+		case 110:
+			if (short_preamble)
+				r->flags |= AIRFAIR_RATE_F_SHORT_PREAMBLE;
+			break;
+		default:	/* OFDM: signal extension in 2.4 GHz */
+			if (erp)
+				r->flags |= AIRFAIR_RATE_F_ERP;
+		}
+	}
+	if (airfair_rate_validate(r)) {
+		snprintf(why, whylen,
+			 "rate mode %u mcs %u nss %u bw %u gi %u legacy %u is not a valid rate",
+			 r->mode, r->mcs, r->nss, r->bw, r->gi, r->legacy);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Station table
+ */
+
+static struct sta *sta_lookup(const uint8_t *addr, bool add)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_stas; i++)
+		if (!memcmp(stas[i].addr, addr, 6))
+			return &stas[i];
+	if (!add || nr_stas >= MAX_STATIONS)
+		return NULL;
+	if (!(nr_stas & (nr_stas + 1)) || !stas) {
+		struct sta *n = realloc(stas, sizeof(*stas) * (2 * nr_stas + 2));
+
+		if (!n)
+			return NULL;
+		stas = n;
+	}
+	memset(&stas[nr_stas], 0, sizeof(*stas));
+	memcpy(stas[nr_stas].addr, addr, 6);
+	return &stas[nr_stas++];
+}
+
+static void sta_remove(struct sta *s)
+{
+	logmsg(1, "%s: station %s left", opt.ifname, mac_str(s->addr));
+	*s = stas[--nr_stas];
+}
+
+static void stas_clear(void)
+{
+	nr_stas = 0;
+}
+
+static void sta_update_loss(struct sta *s, uint32_t packets, uint32_t retries,
+			    uint32_t failed)
+{
+	uint32_t dp, dr, df;
+	uint64_t att, bad, sample;
+
+	if (!s->have_counters) {
+		/* First sight: everything since association is the first interval. */
+		s->have_counters = true;
+		s->packets = s->retries = s->failed = 0;
+	}
+	dp = packets - s->packets;
+	dr = retries - s->retries;
+	df = failed - s->failed;
+	att = (uint64_t)dp + dr;
+	bad = (uint64_t)dr + df;
+	/* Counters that went backwards (a driver reset them): start over. */
+	if (dp > (1u << 31) || dr > (1u << 31) || df > (1u << 31)) {
+		s->packets = packets;
+		s->retries = retries;
+		s->failed = failed;
+		return;
+	}
+	if (att < opt.min_attempts || !att)
+		return;	/* keep accumulating */
+	if (bad > att)
+		bad = att;
+	sample = (bad << 16) / att;
+	if (sample >= AIRFAIR_LOSS_ONE)
+		sample = AIRFAIR_LOSS_ONE - 1;
+	if (!s->have_loss) {
+		s->loss_q16 = sample;
+		s->have_loss = true;
+	} else {
+		s->loss_q16 = ((uint64_t)s->loss_q16 * (opt.ewma - 1) + sample +
+			       opt.ewma / 2) / opt.ewma;
+	}
+	s->samples++;
+	s->packets = packets;
+	s->retries = retries;
+	s->failed = failed;
+}
+
+/* ---------------------------------------------------------------------------
+ * Generic netlink (nl80211)
+ */
+
+static int ev_handler(struct nl_msg *msg, void *arg);
+
+static int nl80211_init(void)
+{
+	int mlme, config;
+
+	if (nl80211_id >= 0)
+		return 0;
+	if (!gen_sk) {
+		gen_sk = nl_socket_alloc();
+		ev_sk = nl_socket_alloc();
+		if (!gen_sk || !ev_sk) {
+			fprintf(stderr, "airfair-feeder: out of memory\n");
+			exit(1);
+		}
+		if (genl_connect(gen_sk) || genl_connect(ev_sk)) {
+			fprintf(stderr, "airfair-feeder: cannot open a generic netlink socket\n");
+			exit(1);
+		}
+		nl_socket_set_buffer_size(ev_sk, 1 << 20, 0);
+		nl_socket_disable_seq_check(ev_sk);
+		nl_socket_set_nonblocking(ev_sk);
+		nl_socket_modify_cb(ev_sk, NL_CB_VALID, NL_CB_CUSTOM, ev_handler, NULL);
+	}
+	nl80211_id = genl_ctrl_resolve(gen_sk, "nl80211");
+	if (nl80211_id < 0) {
+		set_state("nl80211 not found (is cfg80211 loaded?)");
+		return -1;
+	}
+	mlme = genl_ctrl_resolve_grp(gen_sk, "nl80211", "mlme");
+	config = genl_ctrl_resolve_grp(gen_sk, "nl80211", "config");
+	if (mlme >= 0)
+		nl_socket_add_membership(ev_sk, mlme);
+	if (config >= 0)
+		nl_socket_add_membership(ev_sk, config);
+	if (mlme < 0 || config < 0)
+		logmsg(0, "warning: no nl80211 event groups, polling only");
+	return 0;
+}
+
+static int ev_handler(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *tb[NL80211_ATTR_MAX + 1];
+	int ifindex = 0;
+
+	if (nlmsg_hdr(msg)->nlmsg_type != nl80211_id)
+		return NL_SKIP;
+	nla_parse(tb, NL80211_ATTR_MAX, genlmsg_attrdata(gh, 0),
+		  genlmsg_attrlen(gh, 0), NULL);
+	if (tb[NL80211_ATTR_IFINDEX])
+		ifindex = nla_get_u32(tb[NL80211_ATTR_IFINDEX]);
+	switch (gh->cmd) {
+	case NL80211_CMD_NEW_STATION:
+	case NL80211_CMD_DEL_STATION:
+		if (ifindex && ifindex == cur_ifindex) {
+			logmsg(1, "%s: event: %s station %s", opt.ifname,
+			       gh->cmd == NL80211_CMD_NEW_STATION ? "new" : "del",
+			       tb[NL80211_ATTR_MAC] ?
+			       mac_str(nla_data(tb[NL80211_ATTR_MAC])) : "?");
+			wake = true;
+		}
+		break;
+	case NL80211_CMD_NEW_INTERFACE:
+	case NL80211_CMD_DEL_INTERFACE:
+	case NL80211_CMD_START_AP:
+	case NL80211_CMD_STOP_AP:
+	case NL80211_CMD_CH_SWITCH_NOTIFY:
+		wake = true;
+		break;
+	}
+	return NL_OK;
+}
+
+static void drain_events(void)
+{
+	int err;
+
+	/* Non-blocking: returns once the queue is empty. */
+	do {
+		err = nl_recvmsgs_default(ev_sk);
+	} while (err >= 0);
+	if (err == -NLE_NOMEM)	/* overrun: events lost, so look now */
+		wake = true;
+}
+
+struct dump_ctx {
+	int err;
+};
+
+static int finish_handler(struct nl_msg *msg, void *arg)
+{
+	*(int *)arg = 0;
+	return NL_STOP;
+}
+
+static int ack_handler(struct nl_msg *msg, void *arg)
+{
+	*(int *)arg = 0;
+	return NL_STOP;
+}
+
+static char last_extack[256];
+
+static int error_handler(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	int len = nlh->nlmsg_len;
+
+	*(int *)arg = e->error;
+	last_extack[0] = 0;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		int off = NLMSG_HDRLEN + sizeof(*e);
+		struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+		if (off < len &&
+		    !nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)nlh + off),
+			       len - off, NULL) && tb[NLMSGERR_ATTR_MSG])
+			snprintf(last_extack, sizeof(last_extack), "%s",
+				 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	}
+	return NL_STOP;
+}
+
+/* Send @msg (freed) on @sk and run @valid on each reply; returns 0 or -errno. */
+static int transact(struct nl_sock *sk, struct nl_msg *msg,
+		    int (*valid)(struct nl_msg *, void *), void *arg)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int err = 1, r;
+
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	last_extack[0] = 0;
+	r = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (r < 0) {
+		nl_cb_put(cb);
+		return -EIO;
+	}
+	nl_cb_err(cb, NL_CB_CUSTOM, error_handler, &err);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, finish_handler, &err);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, ack_handler, &err);
+	if (valid)
+		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid, arg);
+	while (err > 0) {
+		r = nl_recvmsgs(sk, cb);
+		if (r < 0 && err > 0) {
+			err = r == -NLE_NOMEM ? -ENOBUFS : -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	return err;
+}
+
+static int iface_handler(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *tb[NL80211_ATTR_MAX + 1];
+	uint32_t *iftype = arg;
+
+	nla_parse(tb, NL80211_ATTR_MAX, genlmsg_attrdata(gh, 0),
+		  genlmsg_attrlen(gh, 0), NULL);
+	if (tb[NL80211_ATTR_WIPHY_FREQ])
+		cur_freq = nla_get_u32(tb[NL80211_ATTR_WIPHY_FREQ]);
+	if (tb[NL80211_ATTR_IFTYPE])
+		*iftype = nla_get_u32(tb[NL80211_ATTR_IFTYPE]);
+	return NL_SKIP;
+}
+
+static int get_interface(int ifindex, uint32_t *iftype)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return -ENOMEM;
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl80211_id, 0, 0,
+		    NL80211_CMD_GET_INTERFACE, 0);
+	nla_put_u32(msg, NL80211_ATTR_IFINDEX, ifindex);
+	cur_freq = 0;
+	return transact(gen_sk, msg, iface_handler, iftype);
+}
+
+static int station_handler(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *tb[NL80211_ATTR_MAX + 1];
+	struct nlattr *si[NL80211_STA_INFO_MAX + 1];
+	struct nlattr *bp[NL80211_STA_BSS_PARAM_MAX + 1];
+	bool short_preamble = false;
+	struct sta *s;
+
+	nla_parse(tb, NL80211_ATTR_MAX, genlmsg_attrdata(gh, 0),
+		  genlmsg_attrlen(gh, 0), NULL);
+	if (!tb[NL80211_ATTR_MAC] || nla_len(tb[NL80211_ATTR_MAC]) != 6 ||
+	    !tb[NL80211_ATTR_STA_INFO])
+		return NL_SKIP;
+	if (nla_parse_nested(si, NL80211_STA_INFO_MAX, tb[NL80211_ATTR_STA_INFO], NULL))
+		return NL_SKIP;
+	s = sta_lookup(nla_data(tb[NL80211_ATTR_MAC]), true);
+	if (!s)
+		return NL_SKIP;
+	if (!s->seen && !s->have_counters)
+		logmsg(1, "%s: station %s", opt.ifname, mac_str(s->addr));
+	s->seen = true;
+	if (si[NL80211_STA_INFO_BSS_PARAM] &&
+	    !nla_parse_nested(bp, NL80211_STA_BSS_PARAM_MAX,
+			      si[NL80211_STA_INFO_BSS_PARAM], NULL))
+		short_preamble = !!bp[NL80211_STA_BSS_PARAM_SHORT_PREAMBLE];
+	else
+		short_preamble = cur_short_preamble_ok;
+	if (si[NL80211_STA_INFO_TX_BITRATE]) {
+		s->have_rate = !decode_rate(si[NL80211_STA_INFO_TX_BITRATE],
+					    short_preamble, &s->rate, &s->bitrate,
+					    s->why, sizeof(s->why));
+	} else {
+		s->have_rate = false;
+		snprintf(s->why, sizeof(s->why), "no TX bitrate yet");
+	}
+	s->exp_tput = si[NL80211_STA_INFO_EXPECTED_THROUGHPUT] ?
+		      nla_get_u32(si[NL80211_STA_INFO_EXPECTED_THROUGHPUT]) : 0;
+	if (si[NL80211_STA_INFO_TX_PACKETS] && si[NL80211_STA_INFO_TX_RETRIES] &&
+	    si[NL80211_STA_INFO_TX_FAILED])
+		sta_update_loss(s, nla_get_u32(si[NL80211_STA_INFO_TX_PACKETS]),
+				nla_get_u32(si[NL80211_STA_INFO_TX_RETRIES]),
+				nla_get_u32(si[NL80211_STA_INFO_TX_FAILED]));
+	return NL_SKIP;
+}
+
+static int dump_stations(int ifindex)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	unsigned int i;
+	int err;
+
+	if (!msg)
+		return -ENOMEM;
+	for (i = 0; i < nr_stas; i++)
+		stas[i].seen = false;
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl80211_id, 0, NLM_F_DUMP,
+		    NL80211_CMD_GET_STATION, 0);
+	nla_put_u32(msg, NL80211_ATTR_IFINDEX, ifindex);
+	err = transact(gen_sk, msg, station_handler, NULL);
+	if (err)
+		return err;
+	for (i = 0; i < nr_stas;) {
+		if (!stas[i].seen)
+			sta_remove(&stas[i]);
+		else
+			i++;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * rtnetlink (sch_airfair)
+ */
+
+static int rt_init(void)
+{
+	int one = 1;
+
+	rt_sk = nl_socket_alloc();
+	if (!rt_sk || nl_connect(rt_sk, NETLINK_ROUTE)) {
+		fprintf(stderr, "airfair-feeder: cannot open a route netlink socket\n");
+		return -1;
+	}
+	nl_socket_set_buffer_size(rt_sk, 1 << 20, 1 << 20);
+	setsockopt(nl_socket_get_fd(rt_sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(rt_sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	return 0;
+}
+
+static bool is_airfair(struct nlattr **tb)
+{
+	return tb[TCA_KIND] && !strcmp(nla_get_string(tb[TCA_KIND]), "airfair");
+}
+
+static int qdisc_handler(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct tcmsg *tcm = nlmsg_data(nlh);
+	struct nlattr *tb[TCA_MAX + 1];
+
+	if (nlh->nlmsg_type != RTM_NEWQDISC || tcm->tcm_ifindex != cur_ifindex)
+		return NL_SKIP;
+	if (nlmsg_parse(nlh, sizeof(*tcm), tb, TCA_MAX, NULL) || !is_airfair(tb))
+		return NL_SKIP;
+	if (nr_qdiscs < MAX_QDISCS && tcm->tcm_handle)
+		qdiscs[nr_qdiscs++].handle = tcm->tcm_handle;
+	return NL_SKIP;
+}
+
+static int dump_qdiscs(int ifindex)
+{
+	struct tcmsg tcm = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETQDISC, NLM_F_DUMP);
+
+	if (!msg)
+		return -ENOMEM;
+	nlmsg_append(msg, &tcm, sizeof(tcm), NLMSG_ALIGNTO);
+	nr_qdiscs = 0;
+	return transact(rt_sk, msg, qdisc_handler, NULL);
+}
+
+static int class_handler(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct tcmsg *tcm = nlmsg_data(nlh);
+	struct nlattr *tb[TCA_MAX + 1], *o[TCA_AIRFAIR_STA_MAX + 1];
+	struct cls *c;
+
+	if (nlh->nlmsg_type != RTM_NEWTCLASS || tcm->tcm_ifindex != cur_ifindex)
+		return NL_SKIP;
+	if (nlmsg_parse(nlh, sizeof(*tcm), tb, TCA_MAX, NULL) || !is_airfair(tb) ||
+	    !tb[TCA_OPTIONS])
+		return NL_SKIP;
+	if (nla_parse_nested(o, TCA_AIRFAIR_STA_MAX, tb[TCA_OPTIONS], NULL) ||
+	    !o[TCA_AIRFAIR_STA_ADDR] || nla_len(o[TCA_AIRFAIR_STA_ADDR]) != 6)
+		return NL_SKIP;
+	if (nr_clss == cap_clss) {
+		struct cls *n = realloc(clss, sizeof(*clss) * (cap_clss * 2 + 16));
+
+		if (!n)
+			return NL_SKIP;
+		clss = n;
+		cap_clss = cap_clss * 2 + 16;
+	}
+	c = &clss[nr_clss++];
+	memset(c, 0, sizeof(*c));
+	c->major = tcm->tcm_handle & 0xffff0000u;
+	memcpy(c->addr, nla_data(o[TCA_AIRFAIR_STA_ADDR]), 6);
+	if (o[TCA_AIRFAIR_STA_SOURCE]) {
+		c->has_source = true;
+		c->source = nla_get_u8(o[TCA_AIRFAIR_STA_SOURCE]);
+	}
+	if (o[TCA_AIRFAIR_STA_WEIGHT]) {
+		c->has_weight = true;
+		c->weight = nla_get_u16(o[TCA_AIRFAIR_STA_WEIGHT]);
+	}
+	return NL_SKIP;
+}
+
+static int dump_classes(int ifindex)
+{
+	struct tcmsg tcm = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETTCLASS, NLM_F_DUMP);
+
+	if (!msg)
+		return -ENOMEM;
+	nlmsg_append(msg, &tcm, sizeof(tcm), NLMSG_ALIGNTO);
+	nr_clss = 0;
+	return transact(rt_sk, msg, class_handler, NULL);
+}
+
+/* One station change, as it goes into a TCA_AIRFAIR_STATION nest. */
+struct change {
+	const uint8_t *addr;
+	bool del;
+	const struct sta *sta;		/* rate/loss, when !del */
+	uint16_t weight;		/* re-sent after a delete, if not 1 */
+};
+
+static int put_change(struct nl_msg *msg, const struct change *c)
+{
+	struct nlattr *n = nla_nest_start(msg, TCA_AIRFAIR_STATION);
+
+	if (!n || nla_put(msg, TCA_AIRFAIR_STA_ADDR, 6, c->addr))
+		return -1;
+	if (c->del) {
+		if (nla_put_flag(msg, TCA_AIRFAIR_STA_DELETE))
+			return -1;
+		nla_nest_end(msg, n);
+		if (c->weight > 1) {
+			n = nla_nest_start(msg, TCA_AIRFAIR_STATION);
+			if (!n || nla_put(msg, TCA_AIRFAIR_STA_ADDR, 6, c->addr) ||
+			    nla_put_u16(msg, TCA_AIRFAIR_STA_WEIGHT, c->weight))
+				return -1;
+			nla_nest_end(msg, n);
+		}
+		return 0;
+	}
+	if (c->sta->have_rate &&
+	    nla_put(msg, TCA_AIRFAIR_STA_RATE, sizeof(c->sta->rate), &c->sta->rate))
+		return -1;
+	if (c->sta->have_loss && nla_put_u32(msg, TCA_AIRFAIR_STA_LOSS, c->sta->loss_q16))
+		return -1;
+	if (nla_put_u8(msg, TCA_AIRFAIR_STA_SOURCE, AIRFAIR_SRC_FEEDER))
+		return -1;
+	nla_nest_end(msg, n);
+	return 0;
+}
+
+/* One RTM_NEWQDISC change of qdisc @handle carrying @n changes. */
+static int send_changes(uint32_t handle, const struct change *c, unsigned int n)
+{
+	struct tcmsg tcm = {
+		.tcm_family = AF_UNSPEC,
+		.tcm_ifindex = cur_ifindex,
+		.tcm_handle = handle,
+	};
+	struct nl_msg *msg = nlmsg_alloc_size(4096 + n * 96);
+	struct nlattr *opts;
+	unsigned int i;
+
+	if (!msg)
+		return -ENOMEM;
+	/* A change: no NLM_F_CREATE, so a vanished qdisc is never re-created. */
+	if (!nlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, RTM_NEWQDISC, 0,
+		       NLM_F_REQUEST | NLM_F_ACK) ||
+	    nlmsg_append(msg, &tcm, sizeof(tcm), NLMSG_ALIGNTO) ||
+	    nla_put_string(msg, TCA_KIND, "airfair"))
+		goto nomem;
+	opts = nla_nest_start(msg, TCA_OPTIONS);
+	if (!opts)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		if (put_change(msg, &c[i]))
+			goto nomem;
+	nla_nest_end(msg, opts);
+	return transact(rt_sk, msg, NULL, NULL);
+nomem:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static struct {
+	uint8_t addr[6];
+	int err;
+} bad_stas[256];
+static unsigned int nr_bad;
+
+/* Log a per-station push error once per (station, error). */
+static void station_error(const struct change *c, uint32_t handle, int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_bad; i++)
+		if (!memcmp(bad_stas[i].addr, c->addr, 6) && bad_stas[i].err == err)
+			return;
+	if (nr_bad < 256) {
+		memcpy(bad_stas[nr_bad].addr, c->addr, 6);
+		bad_stas[nr_bad++].err = err;
+	}
+	fprintf(stderr, "airfair-feeder: %s: qdisc %x: station %s: %s%s%s\n",
+		opt.ifname, handle >> 16, mac_str(c->addr), strerror(-err),
+		last_extack[0] ? ": " : "", last_extack);
+}
+
+static void station_ok(const uint8_t *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_bad;) {
+		if (!memcmp(bad_stas[i].addr, addr, 6))
+			bad_stas[i] = bad_stas[--nr_bad];
+		else
+			i++;
+	}
+}
+
+/*
+ * Push @n changes to qdisc @handle in batches; a batch the kernel refuses
+ * (one bad rate, a full station table) is retried station by station so the
+ * others still get through. Returns the number of changes that failed.
+ */
+static int push(uint32_t handle, const struct change *c, unsigned int n)
+{
+	unsigned int i, j, k, failed = 0;
+	int err;
+
+	for (i = 0; i < n; i += NESTS_PER_MSG) {
+		k = n - i < NESTS_PER_MSG ? n - i : NESTS_PER_MSG;
+		err = send_changes(handle, c + i, k);
+		if (!err) {
+			for (j = i; j < i + k; j++)
+				station_ok(c[j].addr);
+			continue;
+		}
+		if (err == -ENOENT || err == -EINVAL) {
+			/* the qdisc may have gone (ENOENT) or changed kind */
+			logmsg(1, "%s: qdisc %x: %s%s%s", opt.ifname, handle >> 16,
+			       strerror(-err), last_extack[0] ? ": " : "", last_extack);
+		}
+		for (j = i; j < i + k; j++) {
+			err = k == 1 ? err : send_changes(handle, &c[j], 1);
+			if (err) {
+				station_error(&c[j], handle, err);
+				failed++;
+			} else {
+				station_ok(c[j].addr);
+			}
+		}
+	}
+	return failed;
+}
+
+static const struct sta *sta_find_const(const uint8_t *addr)
+{
+	return sta_lookup(addr, false);
+}
+
+/* ---------------------------------------------------------------------------
+ * One round
+ */
+
+static int tick(bool final)
+{
+	static struct change *changes;
+	static unsigned int cap;
+	unsigned int i, q, n, failed = 0, dels = 0;
+	uint32_t iftype = 0;
+	int ifindex, err;
+
+	ifindex = if_nametoindex(opt.ifname);
+	if (!ifindex) {
+		set_state("%s: no such interface (waiting for it)", opt.ifname);
+		stas_clear();
+		cur_ifindex = 0;
+		return -1;
+	}
+	if (ifindex != cur_ifindex) {
+		if (cur_ifindex)
+			logmsg(0, "%s: interface re-appeared with index %d", opt.ifname, ifindex);
+		stas_clear();
+		cur_ifindex = ifindex;
+	}
+	if (nl80211_init())
+		return -1;
+	err = get_interface(ifindex, &iftype);
+	if (err) {
+		set_state("%s: not a wireless interface (nl80211: %s)", opt.ifname,
+			  strerror(-err));
+		return -1;
+	}
+	if (!final) {
+		err = dump_stations(ifindex);
+		if (err) {
+			set_state("%s: station dump failed: %s", opt.ifname, strerror(-err));
+			return -1;
+		}
+	} else {
+		stas_clear();
+	}
+	err = dump_qdiscs(ifindex);
+	if (err) {
+		set_state("%s: qdisc dump failed: %s", opt.ifname, strerror(-err));
+		return -1;
+	}
+	if (!nr_qdiscs) {
+		set_state("%s: no airfair qdisc on the interface (waiting for one)", opt.ifname);
+		return -1;
+	}
+	err = dump_classes(ifindex);
+	if (err) {
+		set_state("%s: class dump failed: %s", opt.ifname, strerror(-err));
+		return -1;
+	}
+
+	if (cap < nr_stas + nr_clss) {
+		free(changes);
+		cap = nr_stas + nr_clss + 16;
+		changes = calloc(cap, sizeof(*changes));
+		if (!changes) {
+			cap = 0;
+			return -1;
+		}
+	}
+	for (q = 0; q < nr_qdiscs; q++) {
+		uint32_t h = qdiscs[q].handle;
+
+		n = 0;
+		for (i = 0; i < nr_stas; i++) {
+			if (!stas[i].have_rate && !stas[i].have_loss)
+				continue;
+			changes[n++] = (struct change){ .addr = stas[i].addr, .sta = &stas[i] };
+		}
+		for (i = 0; i < nr_clss; i++) {
+			const struct cls *c = &clss[i];
+
+			/* Only what the feeder set is the feeder's to take back. */
+			if (c->major != h || !c->has_source || c->source != AIRFAIR_SRC_FEEDER ||
+			    sta_find_const(c->addr))
+				continue;
+			changes[n++] = (struct change){
+				.addr = c->addr, .del = true,
+				.weight = c->has_weight ? c->weight : 1,
+			};
+			dels++;
+			logmsg(1, "%s: qdisc %x: station %s gone, back to default", opt.ifname,
+			       h >> 16, mac_str(c->addr));
+		}
+		if (n)
+			failed += push(h, changes, n);
+	}
+	if (opt.verbose >= 1) {
+		logmsg(1, "%s: %u station(s), %u qdisc(s), %u removed, %u failed (%u MHz)",
+		       opt.ifname, nr_stas, nr_qdiscs, dels, failed, cur_freq);
+		for (i = 0; i < nr_stas && opt.verbose >= 2; i++) {
+			const struct sta *s = &stas[i];
+
+			if (s->have_rate)
+				logmsg(2, "  %s rate %u kbit/s (nl80211 %u.%u Mbit/s) loss %.2f%% (%u samples) expected %u kbit/s",
+				       mac_str(s->addr), airfair_rate_kbps(&s->rate),
+				       s->bitrate / 10, s->bitrate % 10,
+				       s->loss_q16 * 100.0 / 65536, s->samples, s->exp_tput);
+			else
+				logmsg(2, "  %s no rate (%s) loss %.2f%% (%u samples)",
+				       mac_str(s->addr), s->why, s->loss_q16 * 100.0 / 65536,
+				       s->samples);
+		}
+	}
+	if (iftype && iftype != NL80211_IFTYPE_AP && iftype != NL80211_IFTYPE_AP_VLAN &&
+	    iftype != NL80211_IFTYPE_MESH_POINT && iftype != NL80211_IFTYPE_P2P_GO)
+		set_state("%s: interface type %u is not an AP (feeding its peers anyway)",
+			  opt.ifname, iftype);
+	else
+		set_state(NULL);
+	return failed ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Main
+ */
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: airfair-feeder -i IFACE [options]\n"
+"Follow nl80211 on an AP interface and push each station's TX rate and\n"
+"per-attempt loss into the interface's sch_airfair qdisc(s) (source \"feeder\").\n"
+"  -i, --interface IFACE    the AP interface (may come and go)\n"
+"  -t, --interval MS        push period, default 1000\n"
+"  -e, --ewma N             loss EWMA weight 1/N per sample, default 4\n"
+"  -m, --min-attempts N     TX attempts per loss sample, default 20\n"
+"  -1, --once               one round, then exit (status 0 only if it pushed)\n"
+"  -c, --clear-on-exit      on SIGTERM/SIGINT, hand the feeder's stations back\n"
+"                           to the default rate (otherwise their last rate stays)\n"
+"  -v, --verbose            per-round summary; twice: per station\n"
+"  -h, --help\n");
+}
+
+static unsigned int parse_uint(const char *s, const char *what, unsigned int min,
+			       unsigned int max)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr, "airfair-feeder: %s must be %u-%u, not '%s'\n", what, min,
+			max, s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "interface", required_argument, NULL, 'i' },
+		{ "interval", required_argument, NULL, 't' },
+		{ "ewma", required_argument, NULL, 'e' },
+		{ "min-attempts", required_argument, NULL, 'm' },
+		{ "once", no_argument, NULL, '1' },
+		{ "clear-on-exit", no_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct sigaction sa = { .sa_handler = on_signal };
+	uint64_t next;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "i:t:e:m:1cvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			opt.ifname = optarg;
+			break;
+		case 't':
+			opt.interval_ms = parse_uint(optarg, "--interval", 10, 3600000);
+			break;
+		case 'e':
+			opt.ewma = parse_uint(optarg, "--ewma", 1, 1024);
+			break;
+		case 'm':
+			opt.min_attempts = parse_uint(optarg, "--min-attempts", 1, 1000000);
+			break;
+		case '1':
+			opt.once = true;
+			break;
+		case 'c':
+			opt.clear_on_exit = true;
+			break;
+		case 'v':
+			opt.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!opt.ifname || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (strlen(opt.ifname) >= IF_NAMESIZE) {
+		fprintf(stderr, "airfair-feeder: interface name '%s' too long\n", opt.ifname);
+		return 2;
+	}
+	if (rt_init())
+		return 1;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (opt.once) {
+		opt.min_attempts = 1;
+		ret = tick(false);
+		return ret ? 1 : 0;
+	}
+	logmsg(0, "%s: feeding sch_airfair every %u ms", opt.ifname, opt.interval_ms);
+	next = now_ms();
+	while (!stop) {
+		uint64_t t = now_ms();
+		struct pollfd pfd = { .fd = -1, .events = POLLIN };
+
+		if (t >= next || wake) {
+			wake = false;
+			tick(false);
+			t = now_ms();
+			next = t + opt.interval_ms;
+		}
+		if (ev_sk && nl80211_id >= 0)
+			pfd.fd = nl_socket_get_fd(ev_sk);
+		if (poll(&pfd, 1, next > t ? next - t : 0) > 0 && (pfd.revents & POLLIN))
+			drain_events();
+		else if (pfd.revents & (POLLERR | POLLHUP))
+			drain_events();
+	}
+	if (opt.clear_on_exit)
+		tick(true);
+	logmsg(0, "%s: stopped", opt.ifname);
+	return 0;
+}
