@@ -118,15 +118,19 @@ for i in 1 2 3; do
 	iperf3 -c 10.9.0.$((i + 1)) -u -b "$rate" -l 1400 -t "$SECS" -J > "$work/cli$i.json" 2>&1 &
 done
 wait_pids=$(jobs -p | grep -v "^$dpid$")
-sleep $((SECS - 1))
-iw dev "$ap" station dump > "$work/dump.txt"
+# minstrel keeps sampling other rates: read the rate in use several times, take the mode.
+sleep $((SECS - 3))
+: > "$work/dump.txt"
+for _ in 1 2 3 4 5; do iw dev "$ap" station dump >> "$work/dump.txt"; sleep 0.4; done
 wait $wait_pids 2>/dev/null
 
 check_mcs() { # check_mcs <sta> <snr>
 	local i=$1 snr=$2 want got line rates=" 6 9 12 18 24 36 48 54 " wi gi
 	want=$("$bin" --per-table "$snr" --len 1462 | awk '/^best legacy/ {print $3}')
 	line=$(awk -v m="${mac[$i]}" '$1 == "Station" {on = ($2 == m)} on && /tx bitrate/' "$work/dump.txt")
-	got=$(sed -n 's/.*bitrate:[[:space:]]*\([0-9]*\)\(\.[0-9]*\)\{0,1\} MBit.*/\1/p' <<<"$line")
+	got=$(sed -n 's/.*bitrate:[[:space:]]*\([0-9]*\)\(\.[0-9]*\)\{0,1\} MBit.*/\1/p' <<<"$line" |
+		sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
+	line=$(tr '\n' ' ' <<<"$line")
 	echo "# sta$i (SNR $snr dB): $(echo $line); model best $want Mbit/s"
 	wi=$(tr ' ' '\n' <<<"$rates" | grep -n "^$want$" | cut -d: -f1)
 	gi=$(tr ' ' '\n' <<<"$rates" | grep -n "^${got:-x}$" | cut -d: -f1)
