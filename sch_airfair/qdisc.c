@@ -320,7 +320,12 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 				list_move_tail(&flow->chain, &sta->old_flows);
 			continue;
 		}
-		skb = codel_dequeue(sch, &sch->qstats.backlog, &q->cparams,
+		/*
+		 * CoDel spares the last MTU of the backlog it is given: give it
+		 * the flow's, so the AQM never empties a flow and takes its
+		 * station out of the airtime schedule.
+		 */
+		skb = codel_dequeue(sch, &flow->backlog, &q->cparams,
 				    &flow->cvars, &q->cstats, qdisc_pkt_len,
 				    codel_get_enqueue_time, airfair_codel_drop,
 				    airfair_codel_dequeue);
@@ -1136,13 +1141,19 @@ MODULE_ALIAS_NET_SCH("airfair");
 
 static int __init airfair_module_init(void)
 {
+	int err;
+
 	BUILD_BUG_ON(sizeof(struct codel_skb_cb) != AIRFAIR_CODEL_CB_LEN);
 	BUILD_BUG_ON(sizeof(struct airfair_skb_cb) > QDISC_CB_PRIV_LEN);
-	return register_qdisc(&airfair_qdisc_ops);
+	err = register_qdisc(&airfair_qdisc_ops);
+	if (!err)
+		airfair_hook_init();
+	return err;
 }
 
 static void __exit airfair_module_exit(void)
 {
+	airfair_hook_exit();
 	unregister_qdisc(&airfair_qdisc_ops);
 }
 

@@ -32,13 +32,15 @@ airtimes() {
 		[.[] | (.station // .)] as $s
 		| "\([$s[] | select(.addr == $a)][0].airtime_us // 0) \([$s[] | select(.addr == $b)][0].airtime_us // 0)"'
 }
-iperf_udp_down "1 2" 60M 8 > "$WIFI_DIR/goodput" &
+iperf_udp_down "1 2" 60M 10 > "$WIFI_DIR/goodput" &
 pid=$!
 peak_q=0 peak_m=0
-# The clients start and stop a little apart: measure only while both are backlogged.
+# The clients start a little apart, and after they stop the slow station's backlog
+# drains alone: measure only in a window while both are backlogged.
 sleep 2.5
 read -r a0 b0 < <(airtimes)
-for _ in $(seq 16); do
+t_end=$((SECONDS + 4))
+while [ $SECONDS -lt $t_end ]; do
 	q=$(tc -j -s qdisc show dev "$AP_IF" | jq '.[0].qlen // 0')
 	m=$([ -n "$aqm" ] && sed -n 's/^R fq_backlog //p' "$aqm")
 	[ "$q" -gt "$peak_q" ] && peak_q=$q
