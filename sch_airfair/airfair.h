@@ -211,6 +211,11 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 s64 airfair_rtt_share(const struct airfair_sched *q,
 		      const struct airfair_flow *flow);
 
+/* hook.c: the optional mac80211 TX report hook (docs/mac80211-hook.md) */
+void airfair_hook_init(void);
+void airfair_hook_exit(void);
+bool airfair_hook_bound(void);
+
 /* qdisc.c */
 void airfair_unqueued(struct Qdisc *sch, struct airfair_sta *sta,
 		      struct airfair_flow *flow, struct sk_buff *skb);

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_airfair: optional binding to the mac80211 station TX report hook
+ * (mac80211-patches/, docs/mac80211-hook.md).
+ *
+ * The hook is looked up at run time with __symbol_get(), never linked: on a
+ * kernel whose mac80211 lacks the patch (or before mac80211 is loaded) the
+ * qdisc loads and works with its other sources (tc, airfair-feeder). A
+ * module notifier binds as soon as a mac80211 carrying the hook goes live.
+ * Binding takes a reference on mac80211, dropped at unload.
+ *
+ * Reports arrive in mac80211's TX status path (atomic). They are queued,
+ * with a reference on the device, and applied by a work item under RTNL to
+ * every airfair qdisc of the device (root, or children of mq) with source
+ * AIRFAIR_SRC_HOOK, which tc and the feeder cannot override.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/spinlock.h>
+#include <linux/version.h>
+#include <linux/workqueue.h>
+#include <net/cfg80211.h>
+#include <net/sch_generic.h>
+#include "airfair.h"
+
+/*
+ * The hook's ABI, as include/net/mac80211.h of a patched kernel declares it
+ * (struct ieee80211_sta_tx_report, struct ieee80211_tx_report_ops); mirrored
+ * under our own names so this builds against stock headers.
+ */
+struct airfair_m80211_report {
+	struct rate_info rate;
+	u32 loss;
+	u32 samples;
+	u32 expected_throughput;
+	u32 sta_pending_airtime;
+	u32 phy_pending_airtime;
+};
+
+struct airfair_m80211_ops {
+	void (*sta_report)(struct net_device *dev, const u8 *addr,
+			   const struct airfair_m80211_report *report);
+	void (*sta_removed)(struct net_device *dev, const u8 *addr);
+};
+
+typedef int (*airfair_m80211_register_t)(const struct airfair_m80211_ops *ops);
+typedef void (*airfair_m80211_unregister_t)(const struct airfair_m80211_ops *ops);
+
+#define AIRFAIR_HOOK_REGISTER	"ieee80211_tx_report_register"
+#define AIRFAIR_HOOK_UNREGISTER	"ieee80211_tx_report_unregister"
+#define AIRFAIR_HOOK_PENDING	256	/* queued updates; more are dropped */
+
+struct airfair_hook_update {
+	struct net_device *dev;		/* held */
+	u8 addr[ETH_ALEN];
+	bool removed;
+	struct rate_info rate;
+	u32 loss;
+};
+
+static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
+static airfair_m80211_unregister_t airfair_hook_unreg;
+static bool airfair_hook_exiting;
+
+static DEFINE_SPINLOCK(airfair_hook_lock);	/* the queue */
+static struct airfair_hook_update airfair_hook_queue[AIRFAIR_HOOK_PENDING];
+static unsigned int airfair_hook_len;
+static unsigned long airfair_hook_dropped;
+
+static void airfair_hook_work_fn(struct work_struct *work);
+static DECLARE_WORK(airfair_hook_work, airfair_hook_work_fn);
+static void airfair_hook_bind_fn(struct work_struct *work);
+static DECLARE_WORK(airfair_hook_bind_work, airfair_hook_bind_fn);
+
+static bool airfair_phy_is_2g(u8 phy)
+{
+	return phy == AIRFAIR_PHY_11B || phy == AIRFAIR_PHY_11G ||
+	       phy == AIRFAIR_PHY_11N_2G || phy == AIRFAIR_PHY_11AX_2G;
+}
+
+/* cfg80211's rate_info -> our descriptor; the band comes from the PHY preset. */
+static int airfair_hook_rate(const struct rate_info *ri, u8 phy,
+			     struct tc_airfair_rate *r)
+{
+	bool g2 = airfair_phy_is_2g(phy);
+
+	memset(r, 0, sizeof(*r));
+	switch (ri->bw) {
+	case RATE_INFO_BW_20:
+		r->bw = AIRFAIR_BW_20;
+		break;
+	case RATE_INFO_BW_40:
+		r->bw = AIRFAIR_BW_40;
+		break;
+	case RATE_INFO_BW_80:
+		r->bw = AIRFAIR_BW_80;
+		break;
+	case RATE_INFO_BW_160:
+		r->bw = AIRFAIR_BW_160;
+		break;
+	default:	/* 5/10 MHz, 320 MHz, HE RU: not modelled */
+		return -EINVAL;
+	}
+	if (ri->flags & RATE_INFO_FLAGS_MCS) {
+		r->mode = AIRFAIR_MODE_HT;
+		r->mcs = ri->mcs;
+		r->nss = ri->mcs / 8 + 1;
+		r->gi = ri->flags & RATE_INFO_FLAGS_SHORT_GI ? AIRFAIR_GI_SHORT :
+							      AIRFAIR_GI_LONG;
+		if (g2)
+			r->flags |= AIRFAIR_RATE_F_ERP;
+	} else if (ri->flags & RATE_INFO_FLAGS_VHT_MCS) {
+		r->mode = AIRFAIR_MODE_VHT;
+		r->mcs = ri->mcs;
+		r->nss = ri->nss;
+		r->gi = ri->flags & RATE_INFO_FLAGS_SHORT_GI ? AIRFAIR_GI_SHORT :
+							      AIRFAIR_GI_LONG;
+	} else if (ri->flags & RATE_INFO_FLAGS_HE_MCS) {
+		r->mode = AIRFAIR_MODE_HE;
+		r->mcs = ri->mcs;
+		r->nss = ri->nss;
+		r->gi = ri->he_gi == NL80211_RATE_INFO_HE_GI_3_2 ? AIRFAIR_GI_HE_3_2 :
+			ri->he_gi == NL80211_RATE_INFO_HE_GI_1_6 ? AIRFAIR_GI_HE_1_6 :
+			AIRFAIR_GI_HE_0_8;
+		if (g2)
+			r->flags |= AIRFAIR_RATE_F_ERP;
+	} else if (ri->flags) {
+		return -EINVAL;		/* EHT, S1G, DMG, ... */
+	} else {
+		if (!ri->legacy || r->bw != AIRFAIR_BW_20)
+			return -EINVAL;
+		r->mode = AIRFAIR_MODE_LEGACY;
+		r->legacy = ri->legacy;
+		/* OFDM in 2.4 GHz carries the signal extension */
+		if (g2 && ri->legacy != 10 && ri->legacy != 20 &&
+		    ri->legacy != 55 && ri->legacy != 110)
+			r->flags |= AIRFAIR_RATE_F_ERP;
+	}
+	return airfair_rate_validate(r);
+}
+
+static bool airfair_is_ours(const struct Qdisc *sch)
+{
+	return sch && sch->ops->owner == THIS_MODULE &&
+	       !strcmp(sch->ops->id, "airfair");
+}
+
+static void airfair_hook_apply(struct Qdisc *sch,
+			       const struct airfair_hook_update *u)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	struct airfair_sta_costs costs;
+	struct tc_airfair_rate rate;
+	struct airfair_sta *sta;
+	bool has_rate;
+	u32 loss = min_t(u32, u->loss, AIRFAIR_LOSS_ONE - 1);
+
+	sch_tree_lock(sch);
+	if (!q->stas)
+		goto out;
+	if (u->removed) {
+		sta = airfair_sta_find(q, u->addr);
+		if (sta && sta->source == AIRFAIR_SRC_HOOK) {
+			sta->source = AIRFAIR_SRC_DEFAULT;
+			sta->loss_q16 = 0;
+			sta->source_changed = jiffies;
+			airfair_sta_update_costs(q, sta);
+		}
+		goto out;
+	}
+	has_rate = !airfair_hook_rate(&u->rate, q->cfg.timing.phy, &rate) &&
+		   !airfair_costs_for(&q->cfg, &rate, loss, &costs);
+	sta = airfair_sta_get(q, u->addr);
+	if (!sta || sta == q->overflow || sta == q->mcast)
+		goto out;
+	if (!has_rate && sta->source == AIRFAIR_SRC_DEFAULT)
+		goto out;	/* nothing to charge by but the default rate */
+	if ((has_rate && memcmp(&sta->rate, &rate, sizeof(rate))) ||
+	    sta->loss_q16 != loss || sta->source != AIRFAIR_SRC_HOOK)
+		sta->source_changed = jiffies;
+	if (has_rate)
+		sta->rate = rate;
+	sta->loss_q16 = loss;
+	sta->source = AIRFAIR_SRC_HOOK;
+	sta->last_active = jiffies;
+	airfair_sta_update_costs(q, sta);
+out:
+	sch_tree_unlock(sch);
+}
+
+static struct Qdisc *airfair_txq_qdisc(struct netdev_queue *txq)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	return rtnl_dereference(txq->qdisc_sleeping);
+#else
+	return txq->qdisc_sleeping;
+#endif
+}
+
+static void airfair_hook_apply_dev(const struct airfair_hook_update *u)
+{
+	struct net_device *dev = u->dev;
+	struct Qdisc *root = rtnl_dereference(dev->qdisc);
+	unsigned int i;
+
+	if (!(dev->flags & IFF_UP) || !root)
+		return;
+	if (airfair_is_ours(root)) {
+		airfair_hook_apply(root, u);
+		return;
+	}
+	/* airfair under mq: one instance per TX queue */
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		struct Qdisc *sch = airfair_txq_qdisc(netdev_get_tx_queue(dev, i));
+
+		if (airfair_is_ours(sch))
+			airfair_hook_apply(sch, u);
+	}
+}
+
+static void airfair_hook_work_fn(struct work_struct *work)
+{
+	struct airfair_hook_update *batch;
+	unsigned int n, i;
+
+	batch = kmalloc_array(AIRFAIR_HOOK_PENDING, sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return;		/* the queue stays; the next report retries */
+	spin_lock_irq(&airfair_hook_lock);
+	n = airfair_hook_len;
+	memcpy(batch, airfair_hook_queue, n * sizeof(*batch));
+	airfair_hook_len = 0;
+	spin_unlock_irq(&airfair_hook_lock);
+	rtnl_lock();
+	for (i = 0; i < n; i++)
+		airfair_hook_apply_dev(&batch[i]);
+	rtnl_unlock();
+	for (i = 0; i < n; i++)
+		dev_put(batch[i].dev);
+	kfree(batch);
+}
+
+/* Queue an update (latest wins per station); any context. */
+static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
+				      const struct airfair_m80211_report *r)
+{
+	struct airfair_hook_update *u = NULL;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&airfair_hook_lock, flags);
+	for (i = 0; i < airfair_hook_len; i++) {
+		if (airfair_hook_queue[i].dev == dev &&
+		    ether_addr_equal(airfair_hook_queue[i].addr, addr)) {
+			u = &airfair_hook_queue[i];
+			break;
+		}
+	}
+	if (!u) {
+		if (airfair_hook_len == AIRFAIR_HOOK_PENDING) {
+			airfair_hook_dropped++;
+			goto unlock;
+		}
+		u = &airfair_hook_queue[airfair_hook_len++];
+		dev_hold(dev);
+		u->dev = dev;
+		ether_addr_copy(u->addr, addr);
+	}
+	u->removed = !r;
+	if (r) {
+		u->rate = r->rate;
+		u->loss = r->loss;
+	}
+	schedule_work(&airfair_hook_work);
+unlock:
+	spin_unlock_irqrestore(&airfair_hook_lock, flags);
+}
+
+static void airfair_hook_sta_report(struct net_device *dev, const u8 *addr,
+				    const struct airfair_m80211_report *report)
+{
+	struct Qdisc *root = rcu_dereference(dev->qdisc);
+
+	/* only devices with an airfair qdisc (at the root or under mq) */
+	if (!is_valid_ether_addr(addr) || !root ||
+	    (!airfair_is_ours(root) && strcmp(root->ops->id, "mq")))
+		return;
+	airfair_hook_queue_update(dev, addr, report);
+}
+
+static void airfair_hook_sta_removed(struct net_device *dev, const u8 *addr)
+{
+	airfair_hook_queue_update(dev, addr, NULL);
+}
+
+static const struct airfair_m80211_ops airfair_hook_ops = {
+	.sta_report	= airfair_hook_sta_report,
+	.sta_removed	= airfair_hook_sta_removed,
+};
+
+static void airfair_hook_try_bind(void)
+{
+	airfair_m80211_register_t reg;
+	airfair_m80211_unregister_t unreg;
+	int err;
+
+	mutex_lock(&airfair_hook_mutex);
+	if (airfair_hook_unreg || airfair_hook_exiting)
+		goto out;
+	reg = (airfair_m80211_register_t)__symbol_get(AIRFAIR_HOOK_REGISTER);
+	if (!reg)
+		goto out;
+	unreg = (airfair_m80211_unregister_t)__symbol_get(AIRFAIR_HOOK_UNREGISTER);
+	if (!unreg) {
+		__symbol_put(AIRFAIR_HOOK_REGISTER);
+		goto out;
+	}
+	err = reg(&airfair_hook_ops);
+	__symbol_put(AIRFAIR_HOOK_REGISTER);
+	if (err) {
+		__symbol_put(AIRFAIR_HOOK_UNREGISTER);
+		pr_info("sch_airfair: mac80211 TX report hook busy (%d), not bound\n",
+			err);
+		goto out;
+	}
+	airfair_hook_unreg = unreg;	/* keeps its module reference */
+	pr_info("sch_airfair: bound to the mac80211 TX report hook\n");
+out:
+	mutex_unlock(&airfair_hook_mutex);
+}
+
+static void airfair_hook_bind_fn(struct work_struct *work)
+{
+	airfair_hook_try_bind();
+}
+
+static int airfair_hook_module_event(struct notifier_block *nb,
+				     unsigned long state, void *data)
+{
+	struct module *mod = data;
+
+	if (state == MODULE_STATE_LIVE && !strcmp(mod->name, "mac80211"))
+		schedule_work(&airfair_hook_bind_work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block airfair_hook_module_nb = {
+	.notifier_call = airfair_hook_module_event,
+};
+
+bool airfair_hook_bound(void)
+{
+	return READ_ONCE(airfair_hook_unreg);
+}
+
+void airfair_hook_init(void)
+{
+	register_module_notifier(&airfair_hook_module_nb);
+	airfair_hook_try_bind();
+}
+
+void airfair_hook_exit(void)
+{
+	unsigned int i;
+
+	unregister_module_notifier(&airfair_hook_module_nb);
+	cancel_work_sync(&airfair_hook_bind_work);
+	mutex_lock(&airfair_hook_mutex);
+	airfair_hook_exiting = true;
+	if (airfair_hook_unreg) {
+		/* returns once no callback runs any more */
+		airfair_hook_unreg(&airfair_hook_ops);
+		airfair_hook_unreg = NULL;
+		__symbol_put(AIRFAIR_HOOK_UNREGISTER);
+	}
+	mutex_unlock(&airfair_hook_mutex);
+	cancel_work_sync(&airfair_hook_work);
+	for (i = 0; i < airfair_hook_len; i++)
+		dev_put(airfair_hook_queue[i].dev);
+	airfair_hook_len = 0;
+	if (airfair_hook_dropped)
+		pr_info("sch_airfair: %lu hook updates dropped (queue full)\n",
+			airfair_hook_dropped);
+}
