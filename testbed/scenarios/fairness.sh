@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The 3-station airtime-fairness scenario, shared by testbed/demo.sh and
+# selftests/fairness_*.sh. Source after selftests/lib.sh. See docs/fairness.md.
+#
+#   fair_setup                  medium + hwsim AP (802.11g, legacy) + 3 stations + wired server
+#   fair_warmup SECS            TCP both ways so minstrel settles; rates sampled meanwhile
+#   fair_read_rates             FAIR_RATE_DN[i] (AP->sta) and FAIR_RATE_UP[i] (sta->AP), Mbit/s
+#   fair_set_qdisc Q            pfifo | fq_codel | airfair-naive | airfair[-precise] | other
+#   fair_run Q DIR SECS         TCP to/from all stations at once; fills FAIR_* results
+#   fair_table Q DIR SECS       prints the per-station table of the last fair_run
+#
+# Environment (all optional; AIRFAIR_* pass into the VM):
+#   AIRFAIR_MEDIUM_K            dilation k (6)
+#   AIRFAIR_DEMO_MEDIUM_CONF    a medium config file instead of the embedded one (its
+#                               `dilation` is overridden by k)
+#   AIRFAIR_MEDIUM_CMD          a whole medium command instead (see wifi_setup in lib.sh)
+#   AIRFAIR_DEMO_UTILISATION    airfair's utilisation, % of real time (100/k)
+#   AIRFAIR_DEMO_OMIT           seconds of each run left out of every figure (3)
+#   AIRFAIR_DEMO_DELAY_MS       netem delay on the wired side, real ms (10)
+#   AIRFAIR_DEMO_SEED           the medium's seed (7)
+
+FAIR_K=${AIRFAIR_MEDIUM_K:-6}
+FAIR_OMIT=${AIRFAIR_DEMO_OMIT:-3}
+FAIR_DELAY=${AIRFAIR_DEMO_DELAY_MS:-10}
+FAIR_UTIL=${AIRFAIR_DEMO_UTILISATION:-$(awk -v k="$FAIR_K" 'BEGIN{printf "%.1f", 100 / k}')}
+FAIR_NSTA=3
+FAIR_MEDIUM_BIN=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
+# SNR per station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail)
+# so that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
+FAIR_SNR=("" 35 20 11)
+FAIR_LINK=("" "snr 35" "snr 20" "snr 11 rate-cap 6")
+
+# The embedded medium config: AP = radio 0, station i = radio i; `pair` = both directions.
+fair_medium_conf() {
+	cat <<EOF
+# airfair demo medium (testbed/scenarios/fairness.sh)
+seed ${AIRFAIR_DEMO_SEED:-7}
+dilation $FAIR_K
+stats-interval 250
+phy 2g 11g
+default snr 40
+pair 0 1 ${FAIR_LINK[1]}
+pair 0 2 ${FAIR_LINK[2]}
+pair 0 3 ${FAIR_LINK[3]}
+EOF
+}
+
+fair_setup() {
+	wifi_workdir
+	if [ -z "${AIRFAIR_MEDIUM_CMD:-}" ]; then
+		[ -x "$FAIR_MEDIUM_BIN" ] || { log "fair_setup: $FAIR_MEDIUM_BIN not built (make)"; return 1; }
+		if [ -n "${AIRFAIR_DEMO_MEDIUM_CONF:-}" ]; then
+			cp "$AIRFAIR_DEMO_MEDIUM_CONF" "$WIFI_DIR/medium.conf" || return 1
+		else
+			fair_medium_conf > "$WIFI_DIR/medium.conf"
+		fi
+		AIRFAIR_MEDIUM_CMD="$FAIR_MEDIUM_BIN -c $WIFI_DIR/medium.conf -k $FAIR_K -I 250"
+		AIRFAIR_MEDIUM_CMD+=' -S $AIRFAIR_MEDIUM_STATS -o $WIFI_DIR/medium-final.json'
+	fi
+	export AIRFAIR_MEDIUM_CMD
+	wifi_setup "$FAIR_NSTA" band=2g mode=legacy || return 1
+	server_setup "$FAIR_DELAY" || return 1
+	[ -n "${AIRFAIR_MEDIUM_STATS:-}" ] && [ -s "$AIRFAIR_MEDIUM_STATS" ] ||
+		{ log "fair_setup: no live stats from the medium"; return 1; }
+}
+
+# FAIR_RATE_DN[i] / FAIR_RATE_UP[i]: the AP's TX rate to station i and the station's to the
+# AP, Mbit/s: the most frequent of the samples taken (fair_sample_rates), else the current one.
+fair_read_rates() {
+	local i
+	[ -s "${FAIR_RATE_SAMPLES:-}" ] || { FAIR_RATE_SAMPLES=$WIFI_DIR/rate-samples; fair_sample_rates; }
+	FAIR_RATE_DN=("") FAIR_RATE_UP=("")
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		FAIR_RATE_DN[i]=$(awk -v i="$i" '$1 == "dn" && $2 == i && $3 != "" {n[$3]++}
+			END{for (r in n) if (n[r] > b) {b = n[r]; m = r}; print m}' "$FAIR_RATE_SAMPLES")
+		FAIR_RATE_UP[i]=$(awk -v i="$i" '$1 == "up" && $2 == i && $3 != "" {n[$3]++}
+			END{for (r in n) if (n[r] > b) {b = n[r]; m = r}; print m}' "$FAIR_RATE_SAMPLES")
+	done
+}
+
+# TCP download then upload to all stations (self-limiting: nothing is left queued after),
+# so that the AP's and the stations' minstrel settle. Meanwhile the TX bitrates are sampled;
+# fair_read_rates then keeps each link's most frequent one (the max-throughput rate: the
+# last-used rate alone is often one of minstrel's probes).
+fair_warmup() {
+	local secs=${1:-4} d i pid
+	FAIR_RATE_SAMPLES=$WIFI_DIR/rate-samples
+	: > "$FAIR_RATE_SAMPLES"
+	for d in down up; do
+		iperf_run tcp $d "1 2 3" "$secs" > /dev/null &
+		pid=$!
+		sleep 1.5
+		for ((i = 0; i < 6; i++)); do fair_sample_rates; sleep 0.2; done
+		wait "$pid"	# not a bare wait: the medium daemon is a background job too
+	done
+	fair_read_rates
+}
+
+fair_sample_rates() {
+	local i
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		echo "dn $i $(iw dev "$AP_IF" station get "${STA_MAC[i]}" 2>/dev/null |
+			awk '/tx bitrate:/{print $3 + 0; exit}')"
+		echo "up $i $(ip netns exec "$(sta_ns "$i")" iw dev "${STA_IF[i]}" station dump 2>/dev/null |
+			awk '/tx bitrate:/{print $3 + 0; exit}')"
+	done >> "$FAIR_RATE_SAMPLES"
+}
+
+# Station clauses with the rates in use now (the AP's TX rate to each station).
+fair_station_clauses() {
+	local i s="" r
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		r=${FAIR_RATE_DN[i]:-}
+		[ -n "$r" ] && [ "$r" != 0 ] && s+=" station ${STA_MAC[i]} rate ${r}mbit"
+	done
+	echo "$s"
+}
+
+# Install root qdisc Q on the AP. On failure prints why and returns 1.
+fair_set_qdisc() {
+	local q=$1 out model
+	FAIR_QNOTE=""
+	case $q in
+	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 2>&1) ;;
+	airfair|airfair-precise|airfair-naive)
+		[ "$q" = airfair-naive ] && model=naive || model=precise
+		out=$(tc qdisc replace dev "$AP_IF" root airfair 11g model $model \
+			utilisation "$FAIR_UTIL" 2>&1) || { echo "airfair model $model: $out"; return 1; }
+		# shellcheck disable=SC2046
+		out=$(tc qdisc change dev "$AP_IF" root airfair $(fair_station_clauses) 2>&1) ||
+			{ echo "airfair station rates: $out"; return 1; }
+		FAIR_QNOTE="model $model, utilisation $FAIR_UTIL %, static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g')" ;;
+	*) out=$(tc qdisc replace dev "$AP_IF" root $q 2>&1) ;;
+	esac
+	[ $? = 0 ] || { echo "$q: $(head -n 1 <<< "$out")"; return 1; }
+}
+
+# Airtime (µs, simulated) of every station in a medium stats file, one line per station:
+# all links with the station as transmitter or as receiver, every AC, incl. its group-addressed
+# frames; airtime_us = data PPDUs + SIFS/ACK (the ACK is counted with the frame it
+# acknowledges) + collided + lost attempts. Then the channel's busy time and sim time.
+fair_medium_read() {	# FILE
+	jq -r --argjson n "$FAIR_NSTA" '.medium as $m
+		| [range(1; $n + 1) as $i | [$m.links[] | select(.tx == $i or .rx == $i) | .airtime_us]
+		   | add // 0][], ($m.channels | map(.busy_us) | add // 0), $m.sim_time_us' "$1"
+}
+
+# fair_run Q DIR SECS: TCP (one flow per station, all at once) for FAIR_OMIT + SECS seconds;
+# the first FAIR_OMIT seconds are left out of goodput and airtime.
+#   FAIR_GP[i]     goodput, simulated Mbit/s (iperf3 receiver x k)
+#   FAIR_AIR[i]    ground-truth airtime, simulated µs;  FAIR_SHARE[i] %
+#   FAIR_EST[i]    airfair's own accounting share % (airfair only)
+#   FAIR_JAIN      Jain's index over FAIR_AIR;  FAIR_BUSY channel busy %;  FAIR_TOTAL Mbit/s
+#   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / in mac80211 (debugfs aqm), packets
+fair_run() {
+	local q=$1 dir=$2 secs=$3 i args pids=() ports="" t0 aqm
+	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_JAIN=n/a FAIR_BUSY=0
+	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
+	for ((i = 1; i <= FAIR_NSTA; i++)); do ports+=" $((IPERF_PORT_BASE + i))"; done
+	iperf_servers $ports || return 1
+	args="-t $secs -O $FAIR_OMIT -J --connect-timeout 3000"
+	[ "$dir" = down ] && args+=" -R"
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		timeout $((secs + FAIR_OMIT + 30)) ip netns exec "$(sta_ns "$i")" \
+			iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + i)) $args \
+			> "$WIFI_DIR/iperf-sta$i.json" 2> "$WIFI_DIR/iperf-sta$i.err" &
+		pids+=($!)
+	done
+	t0=$EPOCHREALTIME
+	aqm=/sys/kernel/debug/ieee80211/$AP_PHY/aqm
+	sleep "$FAIR_OMIT"
+	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
+	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
+	local end qv mv
+	end=$(awk -v t="$t0" -v s="$secs" -v o="$FAIR_OMIT" 'BEGIN{printf "%.3f", t + o + s}')
+	# Backlog samples while the measurement runs (about one a second: forks are dear under TCG).
+	while awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{exit !(n < e - 1.2)}'; do
+		qv=$(tc -j -s qdisc show dev "$AP_IF" | jq '.[0].qlen // 0')
+		mv=$([ -r "$aqm" ] && sed -n 's/^R fq_backlog //p' "$aqm")
+		[ "${qv:-0}" -gt "$FAIR_QPEAK" ] && FAIR_QPEAK=$qv
+		[ "${mv:-0}" -gt "$FAIR_MPEAK" ] && FAIR_MPEAK=$mv
+		sleep 0.8
+	done
+	sleep "$(awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{d = e - n; if (d < 0) d = 0; printf "%.3f", d}')"
+	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
+	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
+	wait "${pids[@]}" 2>/dev/null
+	if [ -n "${AIRFAIR_DEMO_SAVE:-}" ]; then	# keep the raw data (a directory in the repo)
+		mkdir -p "$AIRFAIR_DEMO_SAVE"
+		for i in m0 m1 c0 c1 iperf-sta1 iperf-sta2 iperf-sta3 rate-samples medium.conf; do
+			for f in "$WIFI_DIR/$i".*  "$WIFI_DIR/$i"; do
+				[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/$q-$dir-${f##*/}"
+			done
+		done
+	fi
+	local a0 a1
+	mapfile -t a0 < <(fair_medium_read "$WIFI_DIR/m0.json")
+	mapfile -t a1 < <(fair_medium_read "$WIFI_DIR/m1.json")
+	local tot=0 sim
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		FAIR_AIR[i]=$(awk -v a="${a1[i - 1]:-0}" -v b="${a0[i - 1]:-0}" 'BEGIN{printf "%.0f", a - b}')
+		tot=$((tot + FAIR_AIR[i]))
+		FAIR_GP[i]=$(awk -v g="$(iperf_goodput "$WIFI_DIR/iperf-sta$i.json")" -v k="$FAIR_K" \
+			'BEGIN{printf "%.2f", g * k}')
+	done
+	sim=$(awk -v a="${a1[FAIR_NSTA + 1]:-0}" -v b="${a0[FAIR_NSTA + 1]:-0}" 'BEGIN{print a - b}')
+	FAIR_BUSY=$(awk -v b="$(awk -v a="${a1[FAIR_NSTA]:-0}" -v b="${a0[FAIR_NSTA]:-0}" 'BEGIN{print a - b}')" \
+		-v s="$sim" 'BEGIN{ if (s > 0) printf "%.1f", 100 * b / s; else print 0 }')
+	FAIR_SIM_S=$(awk -v s="$sim" 'BEGIN{printf "%.1f", s / 1e6}')
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		FAIR_SHARE[i]=$(awk -v a="${FAIR_AIR[i]}" -v t="$tot" 'BEGIN{ if (t > 0) printf "%.1f", 100 * a / t; else print 0 }')
+	done
+	FAIR_JAIN=$(for ((i = 1; i <= FAIR_NSTA; i++)); do echo "${FAIR_AIR[i]}"; done | fair_jain)
+	FAIR_TOTAL=$(for ((i = 1; i <= FAIR_NSTA; i++)); do echo "${FAIR_GP[i]}"; done |
+		awk '{s += $1} END{printf "%.2f", s}')
+	case $q in airfair*)
+		local e
+		mapfile -t e < <(jq -n -r --slurpfile c0 "$WIFI_DIR/c0.json" --slurpfile c1 "$WIFI_DIR/c1.json" \
+			--arg macs "${STA_MAC[*]:1}" '
+			def air($f): [$f[] | .station? | select(.)] | map({(.addr): .airtime_us}) | add // {};
+			($macs | split(" ")) as $m
+			| (air($c1)) as $b | (air($c0)) as $a
+			| [$m[] | (($b[.] // 0) - ($a[.] // 0))] as $d | ($d | add) as $t
+			| $d[] | if $t > 0 then (1000 * . / $t | round / 10) else 0 end' 2>/dev/null)
+		for ((i = 1; i <= FAIR_NSTA; i++)); do FAIR_EST[i]=${e[i - 1]:-}; done ;;
+	esac
+	return 0
+}
+
+fair_jain() { awk '{ s += $1; q += $1 * $1; n++ } END { if (q > 0) printf "%.4f", s * s / (n * q); else print "n/a" }'; }
+
+fair_table() {	# Q DIR
+	local q=$1 dir=$2 i
+	printf '%-6s %5s %13s %10s %12s %7s %9s\n' station "SNR" "PHY Mbit/s" "goodput" "airtime ms" share \
+		"$(case $q in airfair*) echo "airfair's";; esac)"
+	printf '%-6s %5s %13s %10s %12s %7s %9s\n' "" dB "AP>sta sta>AP" "Mbit/s" "(medium)" "" \
+		"$(case $q in airfair*) echo "estimate";; esac)"
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		printf '%-6s %5s %6s %6s %10s %12s %6s%% %8s\n' "sta$i" "${FAIR_SNR[i]}" \
+			"${FAIR_RATE_DN[i]:-?}" "${FAIR_RATE_UP[i]:-?}" "${FAIR_GP[i]}" \
+			"$(awk -v a="${FAIR_AIR[i]}" 'BEGIN{printf "%.1f", a / 1000}')" "${FAIR_SHARE[i]}" \
+			"${FAIR_EST[i]:+${FAIR_EST[i]}%}"
+	done
+	printf "Jain's index (airtime, medium ground truth): %s   total goodput %s Mbit/s\n" "$FAIR_JAIN" "$FAIR_TOTAL"
+	printf 'channel busy %s %% of %s s simulated; peak backlog: %s %s packets, mac80211 %s packets\n' \
+		"$FAIR_BUSY" "$FAIR_SIM_S" "$q" "$FAIR_QPEAK" "$FAIR_MPEAK"
+}
