@@ -17,7 +17,7 @@ DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
-.PHONY: all deps modules userspace tools tc medium check unit selftest demo \
+.PHONY: all deps modules userspace tools feeder tc medium check unit selftest demo \
 	install uninstall clean
 
 all: deps modules userspace
@@ -28,9 +28,11 @@ deps:
 modules: deps
 	@for k in $(KVERS); do scripts/build-modules.sh $$k || exit 1; done
 
-userspace: tools tc medium
+userspace: tools feeder tc medium
 tools: deps
 	@$(MAKE) -s -C tools/airtime-calc
+feeder: deps
+	@$(MAKE) -s -C tools/airfair-feeder
 tc: deps
 	@$(MAKE) -s -C tc-extension
 medium: deps
@@ -56,12 +58,14 @@ install: all
 	install -D -m 0755 $(BUILD)/tools/airtime-calc $(DESTDIR)$(PREFIX)/bin/airtime-calc
 	install -D -m 0755 $(BUILD)/testbed/medium/airfair-medium \
 		$(DESTDIR)$(PREFIX)/bin/airfair-medium
+	install -D -m 0755 $(BUILD)/tools/airfair-feeder $(DESTDIR)$(PREFIX)/sbin/airfair-feeder
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/sch_airfair.ko
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	$(MAKE) -C tc-extension uninstall DESTDIR=$(DESTDIR)
-	rm -f $(DESTDIR)$(PREFIX)/bin/airtime-calc $(DESTDIR)$(PREFIX)/bin/airfair-medium
+	rm -f $(DESTDIR)$(PREFIX)/bin/airtime-calc $(DESTDIR)$(PREFIX)/bin/airfair-medium \
+		$(DESTDIR)$(PREFIX)/sbin/airfair-feeder
 
 clean:
 	rm -rf build
