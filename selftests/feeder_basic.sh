@@ -107,10 +107,13 @@ fi
 
 # 6: ... and is fed again when it comes back
 nsrun sta2 "wpa_cli -p $WIFI_DIR/wpa-sta2 -i ${STA_IF[2]} reconnect" > /dev/null
+# traffic once it is back: rate control has no TX rate for a station that got no data yet
 ok=0
-for _ in $(seq 100); do
+for _ in $(seq 40); do
 	[ "$(field 2 source)" = feeder ] && { ok=1; break; }
-	sleep 0.1
+	iw dev "$AP_IF" station get "${STA_MAC[2]}" > /dev/null 2>&1 &&
+		sta_ping 2 "" 1 > /dev/null 2>&1
+	sleep 0.2
 done
 if [ $ok = 1 ]; then
 	ktap_test_pass "station that came back: source feeder again"
@@ -123,7 +126,7 @@ tc qdisc del dev "$AP_IF" root
 sleep 0.6
 tc qdisc replace dev "$AP_IF" root handle 2: airfair 11g
 ok=0
-for _ in $(seq 50); do
+for _ in $(seq 30); do
 	[ "$(field 1 source)" = feeder ] && [ "$(field 2 source)" = feeder ] && { ok=1; break; }
 	sleep 0.1
 done
