@@ -125,17 +125,15 @@ static int airfair_hook_rate(const struct rate_info *ri, u8 phy,
 			AIRFAIR_GI_HE_0_8;
 		if (g2)
 			r->flags |= AIRFAIR_RATE_F_ERP;
-	} else if (ri->flags) {
-		return -EINVAL;		/* EHT, S1G, DMG, ... */
-	} else {
-		if (!ri->legacy || r->bw != AIRFAIR_BW_20)
-			return -EINVAL;
+	} else if (!ri->flags && ri->legacy && r->bw == AIRFAIR_BW_20) {
 		r->mode = AIRFAIR_MODE_LEGACY;
 		r->legacy = ri->legacy;
 		/* OFDM in 2.4 GHz carries the signal extension */
 		if (g2 && ri->legacy != 10 && ri->legacy != 20 &&
 		    ri->legacy != 55 && ri->legacy != 110)
 			r->flags |= AIRFAIR_RATE_F_ERP;
+	} else {
+		return -EINVAL;		/* EHT, S1G, DMG, ... */
 	}
 	return airfair_rate_validate(r);
 }
