@@ -346,8 +346,13 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 static bool airfair_meter_allows(struct Qdisc *sch)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	u64 now = ktime_get_ns();
-	u64 elapsed = now - q->meter_last_ns;
+	u64 now, elapsed;
+
+	/* Unmetered: something below gives backpressure (or a wired test). */
+	if (!q->util_q16)
+		return true;
+	now = ktime_get_ns();
+	elapsed = now - q->meter_last_ns;
 
 	q->meter_last_ns = now;
 	if (elapsed > NSEC_PER_SEC)
@@ -500,7 +505,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_RETRIES]	    = NLA_POLICY_MAX(NLA_U8, AIRFAIR_MAX_RETRIES),
 	[TCA_AIRFAIR_BASIC_RATE]    = { .type = NLA_U16 },
 	[TCA_AIRFAIR_MODEL]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_MODEL_MAX - 1),
-	[TCA_AIRFAIR_UTILISATION]   = NLA_POLICY_RANGE(NLA_U16, 1, 1000),
+	[TCA_AIRFAIR_UTILISATION]   = NLA_POLICY_MAX(NLA_U16, 1000),
 	[TCA_AIRFAIR_QUANTUM]	    = { .type = NLA_U32 },
 	[TCA_AIRFAIR_DELACK]	    = NLA_POLICY_RANGE(NLA_U8, 1, 16),
 	[TCA_AIRFAIR_ACK_FILTER]    = NLA_POLICY_MAX(NLA_U8, 1),

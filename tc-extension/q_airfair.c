@@ -79,7 +79,7 @@ static void explain(void)
 "Usage: ... airfair [ PHY ] [ sifs TIME ] [ slot TIME ] [ cwmin N ] [ cwmax N ]\n"
 "                   [ aifsn VO VI BE BK ] [ retries N ] [ basic-rate RATE ]\n"
 "                   [ limit PACKETS ] [ memlimit BYTES ]\n"
-"                   [ model precise | naive ] [ utilisation PERCENT ]\n"
+"                   [ model precise | naive ] [ utilisation PERCENT | unmetered ]\n"
 "                   [ quantum TIME ] [ delack N ] [ ampdu N ]\n"
 "                   [ ack-filter | no-ack-filter ] [ ack-prio | no-ack-prio ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
@@ -797,6 +797,9 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				      __AIRFAIR_MODEL_MAX);
 			if (m < 0 || af_set(&c, O_MODEL, kw, m))
 				goto out;
+		} else if (!strcmp(kw, "unmetered")) {
+			if (af_set(&c, O_UTIL, "unmetered", 0))
+				goto out;
 		} else if (!strcmp(kw, "utilisation") ||
 			   !strcmp(kw, "utilization")) {
 			double p;
@@ -1244,11 +1247,13 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		__u16 u = rta_getattr_u16(tb[TCA_AIRFAIR_UTILISATION]);
 
 		print_uint(PRINT_JSON, "utilisation_permille", NULL, u);
-		if (u % 10)
+		if (!u)
+			snprintf(buf, sizeof(buf), "unmetered");
+		else if (u % 10)
 			snprintf(buf, sizeof(buf), "%u.%u%%", u / 10, u % 10);
 		else
 			snprintf(buf, sizeof(buf), "%u%%", u / 10);
-		print_string(PRINT_FP, NULL, "utilisation %s ", buf);
+		print_string(PRINT_FP, NULL, u ? "utilisation %s " : "%s ", buf);
 	}
 	af_print_time_opt(tb[TCA_AIRFAIR_QUANTUM], "quantum_us", "quantum", 1);
 	if (af_attr_ok(tb[TCA_AIRFAIR_DELACK], 1))

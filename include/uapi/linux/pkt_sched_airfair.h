@@ -104,7 +104,7 @@ enum {
 	TCA_AIRFAIR_RETRIES,		/* u8: retry limit R */
 	TCA_AIRFAIR_BASIC_RATE,		/* u16: control rate in 100 kbit/s */
 	TCA_AIRFAIR_MODEL,		/* u8: enum airfair_model */
-	TCA_AIRFAIR_UTILISATION,	/* u16: per mille of real time the meter grants */
+	TCA_AIRFAIR_UTILISATION,	/* u16: per mille of real time the meter grants; 0 = no meter */
 	TCA_AIRFAIR_QUANTUM,		/* u32: airtime quantum per round, us */
 	TCA_AIRFAIR_DELACK,		/* u8: default delayed-ACK factor d */
 	TCA_AIRFAIR_ACK_FILTER,		/* u8: 0 off, 1 on */
