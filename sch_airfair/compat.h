@@ -8,6 +8,7 @@
 
 #include <linux/version.h>
 #include <linux/module.h>
+#include <linux/rtnetlink.h>
 #include <net/pkt_sched.h>
 #include <net/pkt_cls.h>
 
@@ -36,6 +37,16 @@ static inline bool airfair_walk_step(struct Qdisc *sch, unsigned long cl,
 	}
 	arg->count++;
 	return true;
+#endif
+}
+
+/* 6.5 made a TX queue's sleeping qdisc an RCU pointer (under RTNL here). */
+static inline struct Qdisc *airfair_txq_sleeping(struct netdev_queue *txq)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	return rtnl_dereference(txq->qdisc_sleeping);
+#else
+	return txq->qdisc_sleeping;
 #endif
 }
 

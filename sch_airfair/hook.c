@@ -23,6 +23,7 @@
 #include <net/cfg80211.h>
 #include <net/sch_generic.h>
 #include "airfair.h"
+#include "compat.h"
 
 /*
  * The hook's ABI, as include/net/mac80211.h of a patched kernel declares it
@@ -187,15 +188,6 @@ out:
 	sch_tree_unlock(sch);
 }
 
-static struct Qdisc *airfair_txq_qdisc(struct netdev_queue *txq)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-	return rtnl_dereference(txq->qdisc_sleeping);
-#else
-	return txq->qdisc_sleeping;
-#endif
-}
-
 static void airfair_hook_apply_dev(const struct airfair_hook_update *u)
 {
 	struct net_device *dev = u->dev;
@@ -210,7 +202,7 @@ static void airfair_hook_apply_dev(const struct airfair_hook_update *u)
 	}
 	/* airfair under mq: one instance per TX queue */
 	for (i = 0; i < dev->num_tx_queues; i++) {
-		struct Qdisc *sch = airfair_txq_qdisc(netdev_get_tx_queue(dev, i));
+		struct Qdisc *sch = airfair_txq_sleeping(netdev_get_tx_queue(dev, i));
 
 		if (airfair_is_ours(sch))
 			airfair_hook_apply(sch, u);
