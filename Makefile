@@ -5,6 +5,7 @@
 #   make check       set up, build, run every test CI runs (unit + VM selftests, both kernels)
 #   make             build modules (every supported kernel), tc plugin, tools
 #   make selftest    VM selftests only; KVER=<release> for one kernel
+#   make bench       per-packet cost vs fq_codel and cake (pktgen in the VM)
 #   make install     module for KVER, tc plugin + man page, tools (DESTDIR honoured)
 #   make uninstall / clean
 #
@@ -17,7 +18,7 @@ DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
-.PHONY: all deps modules userspace tools feeder tc medium check unit selftest demo \
+.PHONY: all deps modules userspace tools feeder tc medium check unit selftest demo bench \
 	install uninstall clean
 
 all: deps modules userspace
@@ -49,6 +50,9 @@ selftest: all
 
 demo: all
 	@vm/run.sh --kver $(KVER) --timeout 900 -- bash testbed/demo.sh
+
+bench: all
+	@vm/run.sh --kver $(KVER) --timeout 1800 -- bash testbed/bench/qdisc_bench.sh
 
 install: all
 	install -D -m 0644 $(BUILD)/$(KVER)/sch_airfair.ko \

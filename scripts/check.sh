@@ -37,6 +37,11 @@ for k in "${kvers[@]}"; do
 	scripts/build-modules.sh "$k" >/dev/null || echo "not ok 1 - module build for $k" > "$res/build-$k.tap"
 	suite "harness-$k" scripts/harness-selftest.sh "$k" "$res/harness-$k.tap"
 	suite "selftest-$k" bash -c "set -o pipefail; vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
+	# The mac80211 hook: the same kernel booted with the patched mac80211.ko.
+	suite "hook-$k" bash -c "set -o pipefail
+		mac80211-patches/build.sh '$k' >/dev/null || exit 1
+		vm/run.sh --kver '$k' --timeout 600 --modules 'build/$k/mac80211' -- \
+			bash selftests/run_tests.sh hook_basic.sh | tee '$res/hook-$k.tap'"
 done
 
 scripts/summary.sh "$res"
