@@ -107,13 +107,19 @@ fi
 
 # 6: ... and is fed again when it comes back
 nsrun sta2 "wpa_cli -p $WIFI_DIR/wpa-sta2 -i ${STA_IF[2]} reconnect" > /dev/null
-# traffic once it is back: rate control has no TX rate for a station that got no data yet
+# Wait (by the clock: each poll is slow under TCG) for it to be associated and authorized
+# again, then send it traffic: rate control has no TX rate for a station that got no data.
+t_end=$((SECONDS + 25))
+until iw dev "$AP_IF" station get "${STA_MAC[2]}" 2>/dev/null | grep -q 'authorized:.*yes' ||
+	[ $SECONDS -ge $t_end ]; do
+	sleep 0.3
+done
+sta_ping 2 "" 3 > /dev/null 2>&1
 ok=0
-for _ in $(seq 40); do
+t_end=$((SECONDS + 15))
+while [ $SECONDS -lt $t_end ]; do
 	[ "$(field 2 source)" = feeder ] && { ok=1; break; }
-	iw dev "$AP_IF" station get "${STA_MAC[2]}" > /dev/null 2>&1 &&
-		sta_ping 2 "" 1 > /dev/null 2>&1
-	sleep 0.2
+	sta_ping 2 "" 1 > /dev/null 2>&1
 done
 if [ $ok = 1 ]; then
 	ktap_test_pass "station that came back: source feeder again"
@@ -126,9 +132,10 @@ tc qdisc del dev "$AP_IF" root
 sleep 0.6
 tc qdisc replace dev "$AP_IF" root handle 2: airfair 11g
 ok=0
-for _ in $(seq 30); do
+t_end=$((SECONDS + 15))
+while [ $SECONDS -lt $t_end ]; do
 	[ "$(field 1 source)" = feeder ] && [ "$(field 2 source)" = feeder ] && { ok=1; break; }
-	sleep 0.1
+	sleep 0.2
 done
 if [ $ok = 1 ] && kill -0 "$FEEDER_PID" 2>/dev/null; then
 	ktap_test_pass "qdisc deleted and re-added: stations fed again"
