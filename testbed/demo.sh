@@ -31,7 +31,7 @@ elapsed() { awk -v a="$T0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b - a}'; 
 
 say "sch_airfair demo: kernel $(uname -r), 3 stations, TCP ${DIRS// / then }, ${SECS}s per run (+${FAIR_OMIT}s left out)"
 fair_setup || { say "demo: set-up failed"; exit 1; }
-say "medium: airfair-medium, 802.11g, dilation k=$FAIR_K (goodput and airtime below are simulated: iperf3 x k)"
+say "medium: airfair-medium, 802.11a (5 GHz legacy), dilation k=$FAIR_K (goodput and airtime below are simulated: iperf3 x k)"
 say "AP $AP_IF ($AP_MAC); stations associated in ${WIFI_ASSOC_TIME}s; wired RTT +${FAIR_DELAY} ms real"
 fair_warmup 4
 for ((i = 1; i <= FAIR_NSTA; i++)); do

@@ -24,13 +24,17 @@
 FAIR_K=${AIRFAIR_MEDIUM_K:-6}
 FAIR_OMIT=${AIRFAIR_DEMO_OMIT:-3}
 FAIR_DELAY=${AIRFAIR_DEMO_DELAY_MS:-10}
-FAIR_UTIL=${AIRFAIR_DEMO_UTILISATION:-$(awk -v k="$FAIR_K" 'BEGIN{printf "%.1f", 100 / k}')}
+# The meter must bind (else the backlog sits below the qdisc, in the medium's FIFO, where
+# airfair cannot schedule it): 80 % of the air's share of real time, 100/k.
+FAIR_UTIL=${AIRFAIR_DEMO_UTILISATION:-$(awk -v k="$FAIR_K" 'BEGIN{printf "%.1f", 80 / k}')}
+# CoDel runs in real time while the air is k times slower: scale target and interval by k.
+FAIR_AIRFAIR_OPTS=${AIRFAIR_DEMO_AIRFAIR_OPTS:-target $((5 * FAIR_K))ms interval $((100 * FAIR_K))ms}
 FAIR_NSTA=3
 FAIR_MEDIUM_BIN=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
 # SNR per station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail)
 # so that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
-FAIR_SNR=("" 35 20 11)
-FAIR_LINK=("" "snr 35" "snr 20" "snr 11 rate-cap 6")
+FAIR_SNR=("" 35 19 11)
+FAIR_LINK=("" "snr 35" "snr 19" "snr 11 rate-cap 6")
 
 # The embedded medium config: AP = radio 0, station i = radio i; `pair` = both directions.
 fair_medium_conf() {
@@ -39,7 +43,7 @@ fair_medium_conf() {
 seed ${AIRFAIR_DEMO_SEED:-7}
 dilation $FAIR_K
 stats-interval 250
-phy 2g 11g
+phy 5g 11a
 default snr 40
 pair 0 1 ${FAIR_LINK[1]}
 pair 0 2 ${FAIR_LINK[2]}
@@ -60,7 +64,7 @@ fair_setup() {
 		AIRFAIR_MEDIUM_CMD+=' -S $AIRFAIR_MEDIUM_STATS -o $WIFI_DIR/medium-final.json'
 	fi
 	export AIRFAIR_MEDIUM_CMD
-	wifi_setup "$FAIR_NSTA" band=2g mode=legacy || return 1
+	wifi_setup "$FAIR_NSTA" band=5g mode=legacy || return 1
 	server_setup "$FAIR_DELAY" || return 1
 	[ -n "${AIRFAIR_MEDIUM_STATS:-}" ] && [ -s "$AIRFAIR_MEDIUM_STATS" ] ||
 		{ log "fair_setup: no live stats from the medium"; return 1; }
@@ -92,18 +96,20 @@ fair_warmup() {
 		iperf_run tcp $d "1 2 3" "$secs" > /dev/null &
 		pid=$!
 		sleep 1.5
-		for ((i = 0; i < 6; i++)); do fair_sample_rates; sleep 0.2; done
+		for ((i = 0; i < 6; i++)); do fair_sample_rates $d; sleep 0.2; done
 		wait "$pid"	# not a bare wait: the medium daemon is a background job too
 	done
 	fair_read_rates
 }
 
+# fair_sample_rates [down|up]: the AP's TX rates (down), the stations' (up), or both. Only
+# sampled while that side sends data: minstrel picks other rates for short frames (TCP ACKs).
 fair_sample_rates() {
 	local i
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
-		echo "dn $i $(iw dev "$AP_IF" station get "${STA_MAC[i]}" 2>/dev/null |
+		[ "${1:-down}" = down ] && echo "dn $i $(iw dev "$AP_IF" station get "${STA_MAC[i]}" 2>/dev/null |
 			awk '/tx bitrate:/{print $3 + 0; exit}')"
-		echo "up $i $(ip netns exec "$(sta_ns "$i")" iw dev "${STA_IF[i]}" station dump 2>/dev/null |
+		[ "${1:-up}" = up ] && echo "up $i $(ip netns exec "$(sta_ns "$i")" iw dev "${STA_IF[i]}" station dump 2>/dev/null |
 			awk '/tx bitrate:/{print $3 + 0; exit}')"
 	done >> "$FAIR_RATE_SAMPLES"
 }
@@ -126,12 +132,12 @@ fair_set_qdisc() {
 	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 2>&1) ;;
 	airfair|airfair-precise|airfair-naive)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
-		out=$(tc qdisc replace dev "$AP_IF" root airfair 11g model $model \
-			utilisation "$FAIR_UTIL" 2>&1) || { echo "airfair model $model: $out"; return 1; }
+		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model \
+			utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS 2>&1) || { echo "airfair model $model: $out"; return 1; }
 		# shellcheck disable=SC2046
 		out=$(tc qdisc change dev "$AP_IF" root airfair $(fair_station_clauses) 2>&1) ||
 			{ echo "airfair station rates: $out"; return 1; }
-		FAIR_QNOTE="model $model, utilisation $FAIR_UTIL %, static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g')" ;;
+		FAIR_QNOTE="model $model, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g')" ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q 2>&1) ;;
 	esac
 	[ $? = 0 ] || { echo "$q: $(head -n 1 <<< "$out")"; return 1; }

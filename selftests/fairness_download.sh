@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Airtime fairness by the medium's ground truth (docs/fairness.md): airfair-medium (802.11a,
+# k=6) with a hwsim AP and 3 stations at SNR 35/19/11 dB (54/24/6 Mbit/s), TCP download to
+# all 3 at once, AIRFAIR_FAIRNESS_SECONDS (10) measured per qdisc, pfifo then airfair
+# (model precise). Jain's index over the stations' ground-truth airtime must be >= 0.95
+# for airfair and at least 0.05 above pfifo's.
+# KTAP on stdout and build/results/fairness_download.tap; exit 0 pass, 1 fail, 4 skip.
+. "$(dirname "$0")/lib.sh"
+. "$AIRFAIR_REPO/testbed/scenarios/fairness.sh"
+
+SECS=${AIRFAIR_FAIRNESS_SECONDS:-10}
+MIN_JAIN=${AIRFAIR_FAIRNESS_MIN_JAIN:-0.95}
+
+ktap_header
+require_root
+require_cmd tc iw hostapd wpa_supplicant iperf3 jq
+require_module mac80211_hwsim
+[ -x "$FAIR_MEDIUM_BIN" ] || ktap_skip_all "$FAIR_MEDIUM_BIN not built"
+airfair_load || ktap_skip_all "cannot load sch_airfair"
+ktap_set_plan 4
+
+if ! fair_setup; then
+	ktap_test_fail "medium, AP and 3 stations up"
+	ktap_skip_rest "no set-up"
+	ktap_finished
+fi
+fair_warmup 3
+ktap_test_pass "medium, AP and 3 stations up (minstrel AP->sta: ${FAIR_RATE_DN[*]:1} Mbit/s)"
+
+declare -A J
+for q in pfifo airfair; do
+	if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err" || ! fair_run "$q" down "$SECS"; then
+		J[$q]=0
+		ktap_diag "$q: $(cat "$WIFI_DIR/qdisc.err")"
+		continue
+	fi
+	J[$q]=$FAIR_JAIN
+	ktap_diag "$q: $(fair_table "$q" down)"
+done
+
+ok_rates=1
+[ "${FAIR_RATE_DN[1]:-0}" != "${FAIR_RATE_DN[2]:-0}" ] && [ "${FAIR_RATE_DN[2]:-0}" != "${FAIR_RATE_DN[3]:-0}" ] &&
+	[ "${FAIR_RATE_DN[1]:-0}" != "${FAIR_RATE_DN[3]:-0}" ] || ok_rates=0
+if [ $ok_rates = 1 ]; then
+	ktap_test_pass "three distinct PHY rates (${FAIR_RATE_DN[*]:1} Mbit/s)"
+else
+	ktap_test_fail "three distinct PHY rates (${FAIR_RATE_DN[*]:1} Mbit/s)"
+fi
+if awk -v j="${J[airfair]}" -v m="$MIN_JAIN" 'BEGIN{exit !(j >= m)}'; then
+	ktap_test_pass "airfair: ground-truth airtime Jain ${J[airfair]} >= $MIN_JAIN"
+else
+	ktap_test_fail "airfair: ground-truth airtime Jain ${J[airfair]} >= $MIN_JAIN"
+fi
+if awk -v a="${J[airfair]}" -v p="${J[pfifo]}" 'BEGIN{exit !(a >= p + 0.05)}'; then
+	ktap_test_pass "airfair Jain ${J[airfair]} >= pfifo's ${J[pfifo]} + 0.05"
+else
+	ktap_test_fail "airfair Jain ${J[airfair]} >= pfifo's ${J[pfifo]} + 0.05"
+fi
+ktap_finished
