@@ -213,6 +213,22 @@ wifi_workdir() {
 	trap 'exit 130' INT TERM
 }
 
+# airfair-medium config for the three-link 802.11g set-up of medium_rates.sh and
+# source_medium.sh: sta1 at SNR 35 dB and sta2 at 19 dB (two different best rates),
+# sta3 behind a fixed per-attempt loss.   medium_conf_3links SEED DILATION LOSS
+medium_conf_3links() {
+	cat <<EOF
+seed $1
+dilation $2
+stats-interval 500
+phy 2g 11g
+default snr 40
+pair 0 1 snr 35
+pair 0 2 snr 19
+pair 0 3 loss $3 signal -60
+EOF
+}
+
 # Run one bash snippet in a namespace (one fork of ip per call: ~0.2 s under TCG).
 nsrun() {
 	local ns=$1

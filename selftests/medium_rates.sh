@@ -15,6 +15,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
+. "$here/lib.sh"	# medium_conf_3links
 bin=${AIRFAIR_MEDIUM_BIN:-$repo/build/testbed/medium/airfair-medium}
 K=${AIRFAIR_MEDIUM_K:-6}
 SECS=${AIRFAIR_MEDIUM_SECS:-8}
@@ -46,16 +47,7 @@ done
 modprobe mac80211_hwsim radios=4 2>/dev/null || skip_all "no mac80211_hwsim"
 echo "1..6"
 
-cat > "$work/medium.conf" <<EOF
-seed 11
-dilation $K
-stats-interval 500
-phy 2g 11g
-default snr 40
-pair 0 1 snr 35
-pair 0 2 snr 19
-pair 0 3 loss $LOSS signal -60
-EOF
+medium_conf_3links 11 "$K" "$LOSS" > "$work/medium.conf"
 "$bin" -c "$work/medium.conf" -S "$work/live.json" -o "$work/final.json" ${AIRFAIR_MEDIUM_LOG:+-v -v -l $AIRFAIR_MEDIUM_LOG} 2> "$work/medium.err" &
 dpid=$!
 for _ in $(seq 50); do [ -s "$work/live.json" ] && break; sleep 0.1; done
@@ -171,7 +163,10 @@ echo "# lossy link ap->sta3: $fr MPDUs delivered, $fa dropped, $at attempts ($co
 # standard errors of the mean for the sample we got (false-fail odds ~1e-4), and ask for
 # at least 100 MPDUs so the band (<= +-0.31) still tells p=0.3 from no loss (1.0) and
 # from p=0.5 (2.0).
-tol=$(awk -v p="$LOSS" -v f="$fr" -v d="$fa" 'BEGIN{ n = f + d; if (n < 1) n = 1; printf "%.4f", 4 * sqrt(p) / (1 - p) / sqrt(n) }')
+# (busybox awk in the guest has no sqrt(): Newton's method)
+tol=$(awk -v p="$LOSS" -v f="$fr" -v d="$fa" '
+	function root(x, r, i) { r = x < 1 ? 1 : x; for (i = 0; i < 40; i++) r = (r + x / r) / 2; return r }
+	BEGIN { n = f + d; if (n < 1) n = 1; printf "%.4f", 4 * root(p) / (1 - p) / root(n) }')
 if awk -v a="$apf" -v e="$exp" -v f="$fr" -v t="$tol" 'BEGIN{exit !(f >= 100 && a > e - t && a < e + t)}'; then
 	ok "loss p=$LOSS: attempts per MPDU $apf within $exp +- $tol (4 s.e., $fr MPDUs)"
 else
