@@ -120,6 +120,8 @@ struct airfair_sta {
 	/* rate and loss in use, and where they came from */
 	struct tc_airfair_rate rate;
 	u32 loss_q16;
+	u32 expected_kbps;		/* rate control's, 0 = unknown */
+	u32 pending_us;			/* last reported by the hook */
 	u8 source;			/* enum airfair_source */
 	unsigned long source_changed;	/* jiffies */
 	struct airfair_sta_costs costs;
@@ -163,6 +165,7 @@ struct airfair_sched {
 	u64 meter_last_ns;
 	u32 util_q16;
 	s64 burst_ns;
+	u32 phy_pending_us;		/* last reported by the hook */
 
 	u32 memory_used;
 	u32 new_flows_seen;
@@ -215,6 +218,9 @@ s64 airfair_rtt_share(const struct airfair_sched *q,
 void airfair_hook_init(void);
 void airfair_hook_exit(void);
 bool airfair_hook_bound(void);
+int airfair_hook_query(struct net_device *dev, const u8 *addr,
+		       u32 *expected_kbps, u32 *sta_pending_us,
+		       u32 *phy_pending_us);
 
 /* qdisc.c */
 void airfair_unqueued(struct Qdisc *sch, struct airfair_sta *sta,

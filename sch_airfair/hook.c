@@ -47,9 +47,12 @@ struct airfair_m80211_ops {
 
 typedef int (*airfair_m80211_register_t)(const struct airfair_m80211_ops *ops);
 typedef void (*airfair_m80211_unregister_t)(const struct airfair_m80211_ops *ops);
+typedef int (*airfair_m80211_get_t)(struct net_device *dev, const u8 *addr,
+				    struct airfair_m80211_report *report);
 
 #define AIRFAIR_HOOK_REGISTER	"ieee80211_tx_report_register"
 #define AIRFAIR_HOOK_UNREGISTER	"ieee80211_tx_report_unregister"
+#define AIRFAIR_HOOK_GET	"ieee80211_tx_report_get"
 #define AIRFAIR_HOOK_PENDING	256	/* queued updates; more are dropped */
 
 struct airfair_hook_update {
@@ -58,10 +61,14 @@ struct airfair_hook_update {
 	bool removed;
 	struct rate_info rate;
 	u32 loss;
+	u32 expected_kbps;
+	u32 sta_pending_us;
+	u32 phy_pending_us;
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
 static airfair_m80211_unregister_t airfair_hook_unreg;
+static airfair_m80211_get_t airfair_hook_get;	/* optional */
 static bool airfair_hook_exiting;
 
 static DEFINE_SPINLOCK(airfair_hook_lock);	/* the queue */
@@ -163,6 +170,8 @@ static void airfair_hook_apply(struct Qdisc *sch,
 		if (sta && sta->source == AIRFAIR_SRC_HOOK) {
 			sta->source = AIRFAIR_SRC_DEFAULT;
 			sta->loss_q16 = 0;
+			sta->expected_kbps = 0;
+			sta->pending_us = 0;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
 		}
@@ -182,6 +191,9 @@ static void airfair_hook_apply(struct Qdisc *sch,
 		sta->rate = rate;
 	sta->loss_q16 = loss;
 	sta->source = AIRFAIR_SRC_HOOK;
+	sta->expected_kbps = u->expected_kbps;
+	sta->pending_us = u->sta_pending_us;
+	q->phy_pending_us = u->phy_pending_us;
 	sta->last_active = jiffies;
 	airfair_sta_update_costs(q, sta);
 out:
@@ -261,6 +273,9 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 	if (r) {
 		u->rate = r->rate;
 		u->loss = r->loss;
+		u->expected_kbps = r->expected_throughput;
+		u->sta_pending_us = r->sta_pending_airtime;
+		u->phy_pending_us = r->phy_pending_airtime;
 	}
 	schedule_work(&airfair_hook_work);
 unlock:
@@ -315,6 +330,9 @@ static void airfair_hook_try_bind(void)
 		goto out;
 	}
 	airfair_hook_unreg = unreg;	/* keeps its module reference */
+	/* the pull side is optional; it keeps its reference until unbind */
+	WRITE_ONCE(airfair_hook_get,
+		   (airfair_m80211_get_t)__symbol_get(AIRFAIR_HOOK_GET));
 	pr_info("sch_airfair: bound to the mac80211 TX report hook\n");
 out:
 	mutex_unlock(&airfair_hook_mutex);
@@ -344,6 +362,31 @@ bool airfair_hook_bound(void)
 	return READ_ONCE(airfair_hook_unreg);
 }
 
+/*
+ * A station's live pending airtime and expected throughput, straight from
+ * mac80211 (process context; the pushed reports are up to 100 ms old and stop
+ * when the station goes idle, so a dump asks afresh). The symbol reference
+ * taken at bind time keeps mac80211 loaded while this module is.
+ */
+int airfair_hook_query(struct net_device *dev, const u8 *addr,
+		       u32 *expected_kbps, u32 *sta_pending_us,
+		       u32 *phy_pending_us)
+{
+	airfair_m80211_get_t get = READ_ONCE(airfair_hook_get);
+	struct airfair_m80211_report r;
+	int err;
+
+	if (!get)
+		return -EOPNOTSUPP;
+	err = get(dev, addr, &r);
+	if (err)
+		return err;
+	*expected_kbps = r.expected_throughput;
+	*sta_pending_us = r.sta_pending_airtime;
+	*phy_pending_us = r.phy_pending_airtime;
+	return 0;
+}
+
 void airfair_hook_init(void)
 {
 	register_module_notifier(&airfair_hook_module_nb);
@@ -363,6 +406,10 @@ void airfair_hook_exit(void)
 		airfair_hook_unreg(&airfair_hook_ops);
 		airfair_hook_unreg = NULL;
 		__symbol_put(AIRFAIR_HOOK_UNREGISTER);
+		if (airfair_hook_get) {
+			WRITE_ONCE(airfair_hook_get, NULL);
+			__symbol_put(AIRFAIR_HOOK_GET);
+		}
 	}
 	mutex_unlock(&airfair_hook_mutex);
 	cancel_work_sync(&airfair_hook_work);

@@ -491,6 +491,7 @@ static const struct nla_policy airfair_sta_policy[TCA_AIRFAIR_STA_MAX + 1] = {
 	[TCA_AIRFAIR_STA_SOURCE] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_SRC_STATIC,
 						    AIRFAIR_SRC_HOOK),
 	[TCA_AIRFAIR_STA_DELETE] = { .type = NLA_FLAG },
+	[TCA_AIRFAIR_STA_EXPECTED_TPUT] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
@@ -649,10 +650,11 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 struct airfair_sta_req {
 	u8 addr[ETH_ALEN];
 	bool del;
-	bool has_weight, has_rate, has_loss;
+	bool has_weight, has_rate, has_loss, has_expected;
 	u16 weight;
 	struct tc_airfair_rate rate;
 	u32 loss_q16;
+	u32 expected_kbps;
 	u8 source;
 };
 
@@ -679,7 +681,8 @@ static int airfair_parse_station(struct nlattr *nest, struct airfair_sta_req *r,
 	}
 	r->del = nla_get_flag(tb[TCA_AIRFAIR_STA_DELETE]);
 	if (r->del && (tb[TCA_AIRFAIR_STA_WEIGHT] || tb[TCA_AIRFAIR_STA_RATE] ||
-		       tb[TCA_AIRFAIR_STA_LOSS])) {
+		       tb[TCA_AIRFAIR_STA_LOSS] ||
+		       tb[TCA_AIRFAIR_STA_EXPECTED_TPUT])) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
 				    "station delete takes no other settings");
 		return -EINVAL;
@@ -706,6 +709,10 @@ static int airfair_parse_station(struct nlattr *nest, struct airfair_sta_req *r,
 		}
 		r->has_loss = true;
 	}
+	if (tb[TCA_AIRFAIR_STA_EXPECTED_TPUT]) {
+		r->expected_kbps = nla_get_u32(tb[TCA_AIRFAIR_STA_EXPECTED_TPUT]);
+		r->has_expected = true;
+	}
 	r->source = tb[TCA_AIRFAIR_STA_SOURCE] ?
 		    nla_get_u8(tb[TCA_AIRFAIR_STA_SOURCE]) : AIRFAIR_SRC_STATIC;
 	return 0;
@@ -723,6 +730,7 @@ static void airfair_apply_station(struct airfair_sched *q,
 		sta->pinned = false;
 		sta->source = AIRFAIR_SRC_DEFAULT;
 		sta->loss_q16 = 0;
+		sta->expected_kbps = 0;
 		airfair_sta_set_weight(sta, AIRFAIR_WEIGHT_DEFAULT);
 	} else {
 		if (r->has_weight) {
@@ -735,6 +743,8 @@ static void airfair_apply_station(struct airfair_sched *q,
 				sta->rate = r->rate;
 			if (r->has_loss)
 				sta->loss_q16 = r->loss_q16;
+			if (r->has_expected)
+				sta->expected_kbps = r->expected_kbps;
 			if (!r->has_rate && sta->source == AIRFAIR_SRC_DEFAULT)
 				; /* loss alone: keep charging the default rate */
 			else
@@ -1033,11 +1043,23 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	struct airfair_sta *sta = airfair_class_sta(sch, cl);
 	u32 n[4] = {}, delack_sum = 0, delack_n = 0;
 	struct gnet_stats_queue qs = {};
+	u32 expected, pending, phy_pending;
+	bool hook_pending = false;
 	struct nlattr *st;
 	int f;
 
 	if (!sta)
 		return -EINVAL;
+	/* the hook's figures, fresh from mac80211 where it can be asked */
+	expected = sta->expected_kbps;
+	pending = sta->pending_us;
+	phy_pending = q->phy_pending_us;
+	if (sta->source == AIRFAIR_SRC_HOOK) {
+		hook_pending = true;
+		if (airfair_hook_query(qdisc_dev(sch), sta->addr, &expected,
+				       &pending, &phy_pending) == -ENOENT)
+			hook_pending = false;	/* mac80211 no longer has it */
+	}
 	for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++) {
 		const struct airfair_flow *flow = &sta->flows[f];
 
@@ -1093,7 +1115,13 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_PACKETS, sta->packets,
 			      TCA_AIRFAIR_CSTATS_PAD) ||
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_BYTES, sta->bytes,
-			      TCA_AIRFAIR_CSTATS_PAD)) {
+			      TCA_AIRFAIR_CSTATS_PAD) ||
+	    (expected &&
+	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT, expected)) ||
+	    (hook_pending &&
+	     (nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PENDING_AIRTIME, pending) ||
+	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,
+			  phy_pending)))) {
 		nla_nest_cancel(d->skb, st);
 		return -EMSGSIZE;
 	}

@@ -41,7 +41,7 @@ for k in "${kvers[@]}"; do
 	suite "hook-$k" bash -c "set -o pipefail
 		mac80211-patches/build.sh '$k' >/dev/null || exit 1
 		vm/run.sh --kver '$k' --timeout 600 --modules 'build/$k/mac80211' -- \
-			bash selftests/run_tests.sh hook_basic.sh | tee '$res/hook-$k.tap'"
+			bash selftests/run_tests.sh hook_basic.sh source_medium.sh | tee '$res/hook-$k.tap'"
 done
 
 scripts/summary.sh "$res"

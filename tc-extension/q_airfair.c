@@ -1479,6 +1479,15 @@ static void af_print_cstats(struct rtattr **tb)
 		print_uint(PRINT_JSON, "delack_x256", NULL, d);
 		print_float(PRINT_ANY, "delack", " delack %.2f", d / 256.0);
 	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_EXPECTED_TPUT], 4))
+		print_uint(PRINT_ANY, "expected_kbps", " expected %ukbit",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_EXPECTED_TPUT]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_PENDING_AIRTIME], 4))
+		print_uint(PRINT_ANY, "pending_airtime_us", " pending %uus",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_PENDING_AIRTIME]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME], 4))
+		print_uint(PRINT_ANY, "phy_pending_airtime_us", " phy %uus",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME]));
 	print_nl();
 
 	/* line 3: queue, flows, counters */

@@ -755,6 +755,9 @@ static int put_change(struct nl_msg *msg, const struct change *c)
 		return -1;
 	if (c->sta->have_loss && nla_put_u32(msg, TCA_AIRFAIR_STA_LOSS, c->sta->loss_q16))
 		return -1;
+	if (c->sta->exp_tput &&
+	    nla_put_u32(msg, TCA_AIRFAIR_STA_EXPECTED_TPUT, c->sta->exp_tput))
+		return -1;
 	if (nla_put_u8(msg, TCA_AIRFAIR_STA_SOURCE, AIRFAIR_SRC_FEEDER))
 		return -1;
 	nla_nest_end(msg, n);

@@ -132,6 +132,7 @@ enum {
 	TCA_AIRFAIR_STA_LOSS,		/* u32: per-attempt loss, 1/65536 */
 	TCA_AIRFAIR_STA_SOURCE,		/* u8: enum airfair_source (STATIC if absent) */
 	TCA_AIRFAIR_STA_DELETE,		/* flag: forget this station's settings */
+	TCA_AIRFAIR_STA_EXPECTED_TPUT,	/* u32: rate control's expected throughput, kbit/s */
 	__TCA_AIRFAIR_STA_MAX
 };
 #define TCA_AIRFAIR_STA_MAX (__TCA_AIRFAIR_STA_MAX - 1)
@@ -182,6 +183,11 @@ enum {
 	TCA_AIRFAIR_CSTATS_DROPS,		/* u32 */
 	TCA_AIRFAIR_CSTATS_PACKETS,		/* u64: dequeued */
 	TCA_AIRFAIR_CSTATS_BYTES,		/* u64: dequeued */
+	TCA_AIRFAIR_CSTATS_EXPECTED_TPUT,	/* u32: kbit/s, from the hook or the feeder */
+	TCA_AIRFAIR_CSTATS_PENDING_AIRTIME,	/* u32: us handed to the driver, not yet
+						 * reported back (mac80211 hook only)
+						 */
+	TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,	/* u32: the same for the whole PHY */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
