@@ -10,12 +10,12 @@
 #   - sta3's loss (mean over the samples) within +-0.05 of 0.3;
 #   - expected throughput known for every station, sta1's above sta2's;
 #   - hook only: pending airtime > 0 under load and back to 0 once idle.
-# KTAP; exit 0 pass, 1 fail, 4 skip.   AIRFAIR_SOURCE_SECS (default 8), AIRFAIR_MEDIUM_K (6)
+# KTAP; exit 0 pass, 1 fail, 4 skip.   AIRFAIR_SOURCE_SECS (default 16), AIRFAIR_MEDIUM_K (6)
 . "$(dirname "$0")/lib.sh"
 
 MEDIUM=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
 FEEDER=${AIRFAIR_FEEDER_BIN:-$AIRFAIR_REPO/build/tools/airfair-feeder}
-SECS=${AIRFAIR_SOURCE_SECS:-14}
+SECS=${AIRFAIR_SOURCE_SECS:-16}
 K=${AIRFAIR_MEDIUM_K:-6}
 LOSS=0.3
 # The meter grants the medium's real-time capacity (1/k): hwsim drops what overflows its
@@ -42,15 +42,6 @@ trap 'stop_feeder; wifi_cleanup' EXIT
 
 wifi_workdir
 medium_conf_3links 5 "$K" "$LOSS" > "$WIFI_DIR/medium.conf"
-seed 5
-dilation $K
-stats-interval 500
-phy 2g 11g
-default snr 40
-pair 0 1 snr 35
-pair 0 2 snr 19
-pair 0 3 loss $LOSS signal -60
-EOF
 export AIRFAIR_MEDIUM_CMD="$MEDIUM -c $WIFI_DIR/medium.conf -S \$AIRFAIR_MEDIUM_STATS"
 if ! wifi_setup 3 band=2g mode=legacy || ! server_setup 0 ||
 	! tc qdisc replace dev "$AP_IF" root handle 1: airfair 11g utilisation "$UTIL"; then
@@ -112,13 +103,13 @@ sample() { # per station: i iw_before qdisc_kbps loss source pending phy expecte
 rate=$(awk -v k="$K" 'BEGIN{printf "%.2fM", 8 / k}')
 iperf_run udp down "1 2 3" "$SECS" "$rate" > "$WIFI_DIR/goodput" &
 ipid=$!
-sleep 4	# rate control and the loss EWMAs settle first
-: > "$WIFI_DIR/samples"
+sleep 4	# rate control and the loss EWMAs start to settle
+: > "$WIFI_DIR/samples.all"
 t_end=$(awk -v t="$EPOCHREALTIME" -v s="$SECS" 'BEGIN{printf "%d", t + s - 5.5}')
 rounds=0 t_s=$EPOCHREALTIME
 while [ "${EPOCHREALTIME%.*}" -lt "$t_end" ]; do
-	sample >> "$WIFI_DIR/samples"
 	rounds=$((rounds + 1))
+	sample | sed "s/\$/ $rounds/" >> "$WIFI_DIR/samples.all"
 	sleep 0.2
 done
 ktap_diag "$rounds sampling rounds in $(awk -v a="$t_s" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}') s "
@@ -127,14 +118,20 @@ ktap_diag "UDP goodput x k (Mbit/s): $(awk -v k="$K" '{printf "%.2f ", $1 * k}' 
 for i in 1 2 3; do
 	[ -s "$WIFI_DIR/iperf-sta$i.err" ] && ktap_diag "sta$i iperf3: $(head -c 300 "$WIFI_DIR/iperf-sta$i.err")"
 done
-ktap_diag "$(wc -l < "$WIFI_DIR/samples") samples (sta iw_kbps qdisc_kbps loss source pending_us phy_us expected_kbps iw_kbps_after), last round:"
-tail -n 3 "$WIFI_DIR/samples" | sed 's/^/#   /'
+ktap_diag "$(wc -l < "$WIFI_DIR/samples.all") samples (sta iw_kbps qdisc_kbps loss source pending_us phy_us expected_kbps iw_kbps_after round), last round:"
+tail -n 3 "$WIFI_DIR/samples.all" | sed 's/^/#   /'
 for i in 1 2 3; do
-	ktap_diag "sta$i qdisc rate/loss per sample: $(awk -v i="$i" '$1 == i {printf "%d/%s ", $3 / 1000, $4}' "$WIFI_DIR/samples")"
+	ktap_diag "sta$i qdisc rate/loss per sample: $(awk -v i="$i" '$1 == i {printf "%d/%s ", $3 / 1000, $4}' "$WIFI_DIR/samples.all")"
 done
+# The checks below judge the converged state: the second half of the rounds. The first
+# samples can still carry the start-up: in one CI run on a loaded host every link's loss
+# began near 0.6 (hwsim fails what overflows its queue to the medium as not acked) and
+# took about 3 s to settle.
+awk -v h=$((rounds / 2)) '$10 > h' "$WIFI_DIR/samples.all" > "$WIFI_DIR/samples"
+ktap_diag "judged: rounds $((rounds / 2 + 1))-$rounds"
 
-srcs=$(awk '{print $5}' "$WIFI_DIR/samples" | sort | uniq -c | tr -s ' \n' ' ')
-if [ -s "$WIFI_DIR/samples" ] && awk -v m="$mode" '$5 != m {bad = 1} END {exit bad}' "$WIFI_DIR/samples"; then
+srcs=$(awk '{print $5}' "$WIFI_DIR/samples.all" | sort | uniq -c | tr -s ' \n' ' ')
+if [ -s "$WIFI_DIR/samples.all" ] && awk -v m="$mode" '$5 != m {bad = 1} END {exit bad}' "$WIFI_DIR/samples.all"; then
 	ktap_test_pass "every station's source is $mode throughout ($srcs)"
 else
 	ktap_test_fail "every station's source is $mode throughout ($srcs)"
