@@ -105,6 +105,7 @@ struct airfair_flow {
 	u16 mss;
 	u16 delack_x256;		/* EWMA of ACKed segments per ACK, x256 */
 	u32 rtt_us;			/* passive RTT estimate, 0 = unknown */
+	u8 rtt_weight;			/* its weight in the station's mean */
 	unsigned long last_seen;	/* jiffies of the last packet */
 };
 
@@ -126,11 +127,18 @@ struct airfair_wmin {
 	unsigned long start;		/* jiffies the current window began */
 };
 
+/*
+ * A flow's weight in its station's mean RTT: the samples its weaker half rests
+ * on, up to this many (see rtt.c).
+ */
+#define AIRFAIR_RTT_FULL_WEIGHT	64
+
 struct airfair_rtt_ent {
 	u32 tag;			/* symmetric flow hash, 0 = free */
 	u8 hs_state;			/* handshake timing */
 	u8 hs_dir;			/* direction the SYN went */
 	u8 ts_seen;			/* bit d: a TSval went direction d */
+	u8 nr_samples[2];		/* per half, up to AIRFAIR_RTT_FULL_WEIGHT */
 	unsigned long last_seen;	/* jiffies */
 	u64 hs_ns;
 	/* One timed TSval per direction, matched against the echoed TSecr. */
@@ -281,7 +289,7 @@ int airfair_rtt_init(struct Qdisc *sch, u32 max_stations);
 void airfair_rtt_destroy(struct Qdisc *sch);
 u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
 		       const struct tcphdr *th,
-		       const struct airfair_tcp_opts *o);
+		       const struct airfair_tcp_opts *o, u8 *weight);
 
 /* hook.c: the optional mac80211 TX report hook (docs/mac80211-hook.md) */
 void airfair_hook_init(void);

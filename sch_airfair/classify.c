@@ -102,6 +102,7 @@ static void airfair_flow_reset(struct airfair_sched *q,
 	flow->mss = AIRFAIR_DEFAULT_MSS;
 	flow->delack_x256 = q->cfg.delack << 8;
 	flow->rtt_us = 0;
+	flow->rtt_weight = 0;
 	q->new_flows_seen++;
 }
 
@@ -168,7 +169,8 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 
 	if (th) {
 		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
-		flow->rtt_us = airfair_rtt_egress(q, hash, th, &opts);
+		flow->rtt_us = airfair_rtt_egress(q, hash, th, &opts,
+						  &flow->rtt_weight);
 		if (th->syn) {
 			u16 mss = opts.mss;
 

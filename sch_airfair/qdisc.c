@@ -1072,9 +1072,10 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 		if (!flow->qlen && !time_before(jiffies, flow->last_seen +
 						 AIRFAIR_FLOW_RECENT))
 			continue;
+		/* weighted by the samples behind each estimate (rtt.c) */
 		if (flow->kind == AIRFAIR_FLOW_TCP && flow->rtt_us) {
-			rtt_sum += flow->rtt_us;
-			rtt_n++;
+			rtt_sum += (u64)flow->rtt_us * flow->rtt_weight;
+			rtt_n += flow->rtt_weight;
 		}
 		if (flow->kind == AIRFAIR_FLOW_TCP && flow->dir == AIRFAIR_DIR_UP) {
 			n[1]++;

@@ -190,7 +190,9 @@ enum {
 						 * reported back (mac80211 hook only)
 						 */
 	TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,	/* u32: the same for the whole PHY */
-	TCA_AIRFAIR_CSTATS_RTT_US,		/* u32: mean RTT estimate of recent TCP flows, us; 0 none */
+	TCA_AIRFAIR_CSTATS_RTT_US,		/* u32: mean RTT estimate of recent TCP flows
+						 * (sample-weighted), us; 0 none
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
