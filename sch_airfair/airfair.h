@@ -9,9 +9,13 @@
 #include <linux/hashtable.h>
 #include <linux/if_ether.h>
 #include <linux/list.h>
+#include <linux/netdevice.h>
 #include <linux/rbtree.h>
 #include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/tcp.h>
 #include <net/codel.h>
+#include <net/flow_dissector.h>
 #include <net/pkt_sched.h>
 #include "airtime.h"
 
@@ -101,7 +105,70 @@ struct airfair_flow {
 	u16 mss;
 	u16 delack_x256;		/* EWMA of ACKed segments per ACK, x256 */
 	u32 rtt_us;			/* passive RTT estimate, 0 = unknown */
+	u8 rtt_weight;			/* its weight in the station's mean */
 	unsigned long last_seen;	/* jiffies of the last packet */
+};
+
+/*
+ * Passive RTT estimation (rtt.c): the AP's side of a TCP flow, kept apart from
+ * the queues in a small table with its own lock, so that the receive path can
+ * update it without the qdisc's root lock. Direction is as seen at the AP:
+ * EGRESS packets go to a station (through the qdisc), INGRESS come from one.
+ */
+enum {
+	AIRFAIR_RTT_EGRESS,
+	AIRFAIR_RTT_INGRESS,
+};
+
+/* Minimum over the current and the previous window. */
+struct airfair_wmin {
+	u32 cur;			/* us, 0 = no sample */
+	u32 prev;
+	unsigned long start;		/* jiffies the current window began */
+};
+
+/*
+ * A flow's weight in its station's mean RTT: the samples its weaker half rests
+ * on, up to this many (see rtt.c).
+ */
+#define AIRFAIR_RTT_FULL_WEIGHT	64
+
+struct airfair_rtt_ent {
+	u32 tag;			/* symmetric flow hash, 0 = free */
+	u8 hs_state;			/* handshake timing */
+	u8 hs_dir;			/* direction the SYN went */
+	u8 ts_seen;			/* bit d: a TSval went direction d */
+	u8 nr_samples[2];		/* per half, up to AIRFAIR_RTT_FULL_WEIGHT */
+	unsigned long last_seen;	/* jiffies */
+	u64 hs_ns;
+	/* One timed TSval per direction, matched against the echoed TSecr. */
+	u64 ts_ns[2];			/* when it went by, 0 = none timed */
+	u32 ts_val[2];
+	u32 last_tsval[2];
+	/*
+	 * Half round trips, indexed by the direction of the packet that
+	 * starts them: [EGRESS] AP -> station -> AP, [INGRESS] AP -> server
+	 * -> AP. The flow's RTT is their sum.
+	 */
+	struct airfair_wmin half[2];
+};
+
+struct airfair_rtt {
+	spinlock_t lock;		/* entries and counters */
+	struct airfair_rtt_ent *ents;
+	u32 nr_sets;			/* two-way sets */
+	u32 samples;
+	u32 untracked;			/* new flows that found no room */
+	bool hooked;
+	struct packet_type pt[2];	/* IPv4 and IPv6 receive on the qdisc's device */
+};
+
+/* TCP options the estimator and the classifier use. */
+struct airfair_tcp_opts {
+	u16 mss;			/* 0 = none */
+	bool ts;
+	u32 tsval;
+	u32 tsecr;
 };
 
 struct airfair_sta {
@@ -178,6 +245,8 @@ struct airfair_sched {
 	u32 ecn_mark;
 	u32 meter_stalls;
 	u32 sta_overflow;
+
+	struct airfair_rtt rtt;
 };
 
 /* station.c */
@@ -197,6 +266,9 @@ void airfair_stas_gc(struct airfair_sched *q);
 void airfair_stas_recompute(struct airfair_sched *q);
 
 /* classify.c */
+u32 airfair_flow_hash(const struct sk_buff *skb, struct flow_keys *keys);
+void airfair_tcp_options(const struct sk_buff *skb, const struct tcphdr *th,
+			 u32 thoff, struct airfair_tcp_opts *o);
 struct airfair_flow *airfair_classify(struct airfair_sched *q,
 				      struct airfair_sta *sta,
 				      struct sk_buff *skb);
@@ -213,6 +285,11 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 /* rtt.c */
 s64 airfair_rtt_share(const struct airfair_sched *q,
 		      const struct airfair_flow *flow);
+int airfair_rtt_init(struct Qdisc *sch, u32 max_stations);
+void airfair_rtt_destroy(struct Qdisc *sch);
+u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
+		       const struct tcphdr *th,
+		       const struct airfair_tcp_opts *o, u8 *weight);
 
 /* hook.c: the optional mac80211 TX report hook (docs/mac80211-hook.md) */
 void airfair_hook_init(void);

@@ -27,22 +27,44 @@ static u8 airfair_tcp_class(const struct sk_buff *skb, const struct tcphdr *th,
 	return skb->len > hdr ? AIRFAIR_PKT_TCP_DATA : AIRFAIR_PKT_TCP_ACK;
 }
 
-/* The MSS a SYN announces: the largest segment the other side will send us. */
-static u16 airfair_syn_mss(const struct sk_buff *skb, const struct tcphdr *th,
-			   u32 thoff)
+/*
+ * The flow hash, the same for both directions of a flow, so that the receive
+ * path (rtt.c) finds the flow the qdisc keeps for the AP's side. The kernel's
+ * flow_hash_from_keys() orders addresses and ports, but it also hashes the
+ * IPv6 flow label, which each end chooses for itself: leave that out.
+ */
+u32 airfair_flow_hash(const struct sk_buff *skb, struct flow_keys *keys)
 {
+	skb_flow_dissect_flow_keys(skb, keys, 0);
+	keys->tags.flow_label = 0;
+	return flow_hash_from_keys(keys);
+}
+
+/* MSS and timestamps; anything malformed ends the walk. */
+void airfair_tcp_options(const struct sk_buff *skb, const struct tcphdr *th,
+			 u32 thoff, struct airfair_tcp_opts *o)
+{
+	int len = th->doff * 4 - (int)sizeof(*th);
 	u8 buf[40];
 	const u8 *opt;
-	int len = th->doff * 4 - sizeof(*th);
-	bool ts = false;
-	u16 mss = 0;
 	int i = 0;
 
+	memset(o, 0, sizeof(*o));
 	if (len <= 0)
-		return 0;
+		return;
 	opt = skb_header_pointer(skb, thoff + sizeof(*th), len, buf);
 	if (!opt)
-		return 0;
+		return;
+	/* What Linux and most others send: NOP, NOP, timestamp, first. */
+	if (len >= TCPOLEN_TSTAMP_ALIGNED &&
+	    get_unaligned_be32(opt) == ((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
+					(TCPOPT_TIMESTAMP << 8) |
+					TCPOLEN_TIMESTAMP) && !th->syn) {
+		o->ts = true;
+		o->tsval = get_unaligned_be32(opt + 4);
+		o->tsecr = get_unaligned_be32(opt + 8);
+		return;
+	}
 	while (i < len) {
 		u8 kind = opt[i], olen;
 
@@ -57,15 +79,16 @@ static u16 airfair_syn_mss(const struct sk_buff *skb, const struct tcphdr *th,
 		olen = opt[i + 1];
 		if (olen < 2 || i + olen > len)
 			break;
-		if (kind == TCPOPT_MSS && olen == TCPOLEN_MSS)
-			mss = get_unaligned_be16(&opt[i + 2]);
-		else if (kind == TCPOPT_TIMESTAMP)
-			ts = true;
+		if (kind == TCPOPT_MSS && olen == TCPOLEN_MSS) {
+			o->mss = get_unaligned_be16(&opt[i + 2]);
+		} else if (kind == TCPOPT_TIMESTAMP &&
+			   olen == TCPOLEN_TIMESTAMP) {
+			o->ts = true;
+			o->tsval = get_unaligned_be32(&opt[i + 2]);
+			o->tsecr = get_unaligned_be32(&opt[i + 6]);
+		}
 		i += olen;
 	}
-	if (mss && ts && mss > TCPOLEN_TSTAMP_ALIGNED)
-		mss -= TCPOLEN_TSTAMP_ALIGNED;
-	return mss;
 }
 
 static void airfair_flow_reset(struct airfair_sched *q,
@@ -78,6 +101,8 @@ static void airfair_flow_reset(struct airfair_sched *q,
 	flow->last_ack_seq = 0;
 	flow->mss = AIRFAIR_DEFAULT_MSS;
 	flow->delack_x256 = q->cfg.delack << 8;
+	flow->rtt_us = 0;
+	flow->rtt_weight = 0;
 	q->new_flows_seen++;
 }
 
@@ -118,13 +143,13 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	struct airfair_skb_cb *cb = airfair_cb(skb);
 	u8 pkt_class = AIRFAIR_PKT_OTHER, kind = AIRFAIR_FLOW_OTHER;
 	const struct tcphdr *th = NULL;
+	struct airfair_tcp_opts opts;
 	struct airfair_flow *flow;
 	struct flow_keys keys;
 	struct tcphdr _th;
 	u32 hash;
 
-	skb_flow_dissect_flow_keys(skb, &keys, 0);
-	hash = flow_hash_from_keys(&keys);
+	hash = airfair_flow_hash(skb, &keys);
 	if (keys.basic.ip_proto == IPPROTO_UDP) {
 		pkt_class = AIRFAIR_PKT_UDP;
 		kind = AIRFAIR_FLOW_UDP;
@@ -143,9 +168,15 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	flow->last_seen = jiffies;
 
 	if (th) {
+		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
+		flow->rtt_us = airfair_rtt_egress(q, hash, th, &opts,
+						  &flow->rtt_weight);
 		if (th->syn) {
-			u16 mss = airfair_syn_mss(skb, th, keys.control.thoff);
+			u16 mss = opts.mss;
 
+			/* The MSS the other side will send us, less timestamps. */
+			if (mss && opts.ts && mss > TCPOLEN_TSTAMP_ALIGNED)
+				mss -= TCPOLEN_TSTAMP_ALIGNED;
 			if (mss >= 64)
 				flow->mss = mss;
 		} else {

@@ -37,7 +37,7 @@ static const struct airfair_config airfair_defaults = {
 	.ack_filter = 1,
 	.ack_prio = 1,
 	.tlas = 8,
-	.rtt_buffer = 0,	/* no RTT estimator yet: see rtt.c */
+	.rtt_buffer = 0,	/* opt-in: see rtt.c and docs/qdisc.md */
 	.target_us = 5000,
 	.interval_us = 100000,
 	.ecn = 1,
@@ -474,6 +474,7 @@ static void airfair_destroy(struct Qdisc *sch)
 	struct airfair_sched *q = qdisc_priv(sch);
 
 	qdisc_watchdog_cancel(&q->watchdog);
+	airfair_rtt_destroy(sch);
 	if (q->stas)
 		airfair_purge(sch);
 	airfair_stas_free(q);
@@ -885,7 +886,7 @@ static int airfair_init(struct Qdisc *sch, struct nlattr *opt,
 		airfair_apply_config(sch);
 		airfair_stas_recompute(q);
 	}
-	return 0;
+	return airfair_rtt_init(sch, q->cfg.max_stations);
 }
 
 /* ---------------------------------------------------------------------------
@@ -969,7 +970,11 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_METER_STALLS, q->meter_stalls) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, q->sta_overflow) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, q->memory_used) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_NEW_FLOWS, q->new_flows_seen)) {
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_NEW_FLOWS, q->new_flows_seen) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_RTT_SAMPLES,
+			READ_ONCE(q->rtt.samples)) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_RTT_UNTRACKED,
+			READ_ONCE(q->rtt.untracked))) {
 		nla_nest_cancel(d->skb, st);
 		return -EMSGSIZE;
 	}
@@ -1041,10 +1046,11 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 {
 	struct airfair_sched *q = qdisc_priv(sch);
 	struct airfair_sta *sta = airfair_class_sta(sch, cl);
-	u32 n[4] = {}, delack_sum = 0, delack_n = 0;
+	u32 n[4] = {}, delack_sum = 0, delack_n = 0, rtt_n = 0;
 	struct gnet_stats_queue qs = {};
 	u32 expected, pending, phy_pending;
 	bool hook_pending = false;
+	u64 rtt_sum = 0;
 	struct nlattr *st;
 	int f;
 
@@ -1066,6 +1072,11 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 		if (!flow->qlen && !time_before(jiffies, flow->last_seen +
 						 AIRFAIR_FLOW_RECENT))
 			continue;
+		/* weighted by the samples behind each estimate (rtt.c) */
+		if (flow->kind == AIRFAIR_FLOW_TCP && flow->rtt_us) {
+			rtt_sum += (u64)flow->rtt_us * flow->rtt_weight;
+			rtt_n += flow->rtt_weight;
+		}
 		if (flow->kind == AIRFAIR_FLOW_TCP && flow->dir == AIRFAIR_DIR_UP) {
 			n[1]++;
 			delack_sum += flow->delack_x256;
@@ -1121,7 +1132,9 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    (hook_pending &&
 	     (nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PENDING_AIRTIME, pending) ||
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,
-			  phy_pending)))) {
+			  phy_pending))) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RTT_US,
+			rtt_n ? (u32)div_u64(rtt_sum, rtt_n) : 0)) {
 		nla_nest_cancel(d->skb, st);
 		return -EMSGSIZE;
 	}

@@ -1385,6 +1385,8 @@ static const struct af_stat af_gstats[] = {
 	{ TCA_AIRFAIR_STATS_ECN_MARK,	   32, "ecn_mark",	 "ecn_mark" },
 	{ TCA_AIRFAIR_STATS_METER_STALLS,  32, "meter_stalls",	 "meter_stalls" },
 	{ TCA_AIRFAIR_STATS_STA_OVERFLOW,  32, "sta_overflow",	 "sta_overflow" },
+	{ TCA_AIRFAIR_STATS_RTT_SAMPLES,   32, "rtt_samples",	 "rtt_samples" },
+	{ TCA_AIRFAIR_STATS_RTT_UNTRACKED, 32, "rtt_untracked",	 "rtt_untracked" },
 };
 
 static void af_print_stat(struct rtattr **tb, const struct af_stat *s)
@@ -1488,6 +1490,15 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME], 4))
 		print_uint(PRINT_ANY, "phy_pending_airtime_us", " phy %uus",
 			   af_u32(tb[TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_RTT_US], 4)) {
+		__u32 r = af_u32(tb[TCA_AIRFAIR_CSTATS_RTT_US]);
+
+		print_uint(PRINT_JSON, "rtt_us", NULL, r);
+		if (r)
+			print_float(PRINT_FP, NULL, " rtt %.1fms", r / 1000.0);
+		else
+			print_string(PRINT_FP, NULL, "%s", " rtt -");
+	}
 	print_nl();
 
 	/* line 3: queue, flows, counters */

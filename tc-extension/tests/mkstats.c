@@ -59,7 +59,7 @@ int main(void)
 	put(TCA_STATS_BASIC, &b, sizeof(b));
 	app = put(TCA_STATS_APP, NULL, 0);
 	u64(TCA_AIRFAIR_STATS_AIRTIME, 123456789012ULL);
-	for (i = TCA_AIRFAIR_STATS_STATIONS; i <= TCA_AIRFAIR_STATS_NEW_FLOWS; i++)
+	for (i = TCA_AIRFAIR_STATS_STATIONS; i <= TCA_AIRFAIR_STATS_RTT_UNTRACKED; i++)
 		u32(i, 100 + i);
 	end(app);
 	end(s);
@@ -89,6 +89,7 @@ int main(void)
 	u32(TCA_AIRFAIR_CSTATS_EXPECTED_TPUT, 420000);
 	u32(TCA_AIRFAIR_CSTATS_PENDING_AIRTIME, 2500);
 	u32(TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME, 6000);
+	u32(TCA_AIRFAIR_CSTATS_RTT_US, 20300);
 	end(app);
 	end(s);
 	fwrite(buf, 1, h->nlmsg_len, stdout);

@@ -154,6 +154,8 @@ enum {
 	TCA_AIRFAIR_STATS_STA_OVERFLOW,		/* u32: packets sent via the overflow station */
 	TCA_AIRFAIR_STATS_MEMORY_USED,		/* u32: bytes */
 	TCA_AIRFAIR_STATS_NEW_FLOWS,		/* u32: flows seen since creation */
+	TCA_AIRFAIR_STATS_RTT_SAMPLES,		/* u32: RTT samples taken (half round trips) */
+	TCA_AIRFAIR_STATS_RTT_UNTRACKED,	/* u32: TCP flows the RTT table had no room for */
 	__TCA_AIRFAIR_STATS_MAX
 };
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
@@ -188,6 +190,9 @@ enum {
 						 * reported back (mac80211 hook only)
 						 */
 	TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,	/* u32: the same for the whole PHY */
+	TCA_AIRFAIR_CSTATS_RTT_US,		/* u32: mean RTT estimate of recent TCP flows
+						 * (sample-weighted), us; 0 none
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
