@@ -24,13 +24,13 @@ fresh() {
 	tc qdisc del dev $DEV root 2>/dev/null
 	tc qdisc add dev $DEV root airfair "$@"
 }
-# Packets queued, from the stations' class stats. Not tc's qdisc qlen: tc reads that
-# without the qdisc lock, and an enqueue over the limit adds the packet before it drops
-# one (as fq_codel does), so that reader can catch limit + 1 for an instant. Class
-# stats are dumped under the lock.
+# Packets queued: tc's qdisc qlen. The kernel dumps qdisc and class statistics without
+# the qdisc lock (tc_fill_qdisc/tc_fill_tclass pass no lock to gnet_stats, 6.1 and 6.12), and an
+# enqueue over the limit adds the packet before it drops one from the fattest flow (as
+# fq_codel and cake do), so a reader can catch limit + 1 for that instant; the queue
+# never stays above the limit. The check below allows that one packet, no more.
 queued_pkts() {
-	tc -j -s class show dev $DEV | grep '^{' |
-		jq -s '[.[] | .station? | select(.) | .backlog_pkts] | add // 0'
+	tc -j -s qdisc show dev $DEV | jq -r '.[0].qlen // 0'
 }
 # Peak of the packets queued while a UDP flood runs at a slow metered rate.
 flood_peak() {
@@ -49,8 +49,8 @@ fresh 11a limit 20 utilisation 5 station "$(sta_mac 1)" rate 6mbit
 peak=$(flood_peak)
 drops=$(qdisc_field $DEV drop_limit)
 log "limit 20: peak queue $peak packets, limit drops $drops"
-check "packet limit holds under a flood (peak $peak <= 20, drops $drops)" \
-	test "$peak" -le 20 -a "${drops:-0}" -gt 0
+check "packet limit holds under a flood (peak $peak <= 20 + 1 in flight, drops $drops)" \
+	test "$peak" -le 21 -a "${drops:-0}" -gt 0
 
 fresh 11a memlimit 64kb utilisation 5 station "$(sta_mac 1)" rate 6mbit
 af_iperf 1 udp-down 3 500M >/dev/null &
