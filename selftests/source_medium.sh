@@ -145,19 +145,26 @@ mode_of() { # mode_of I COLUMN: the most frequent value of a column for station 
 # included. minstrel_ht probes at most every 20 ms of real time; time dilation stretches
 # the simulated exchanges, so here a probe is one frame in two or three and iw flickers
 # between the chosen rate and the next one up. The hook reports rate control's choice
-# (its rate table's first rate), the feeder what nl80211 said up to one interval ago. So
-# per SNR station: the qdisc's most frequent rate is the best rate for the link by the
-# medium's PER curves (what minstrel converges to, medium_rates.sh), and in at least a
-# third of the samples the qdisc holds the rate iw read just before or just after it.
-# sta3's link loses 30% at every rate, so it has no best rate: logged only.
+# (its rate table's first rate), the feeder what nl80211 said up to one interval ago. A
+# per-sample comparison of two flickering readings taken at different instants is a coin
+# toss at a link where minstrel probes the next rate up this often (CI saw 3/10 at a
+# station whose readings were right), so per SNR station the distributions are compared:
+# the qdisc's most frequent rate is the best rate for the link by the medium's PER curves
+# (what minstrel converges to, medium_rates.sh), and iw shows that rate in at least a
+# third of its readings (before and after each sample, together: measured 50-60 %, the
+# rest being the probed rate). The per-sample agreement is printed. sta3's link loses 30%
+# at every rate, so it has no best rate: logged only.
 for i in 1 2 3; do
-	iw_r=$(mode_of "$i" 2) q_r=$(mode_of "$i" 3)
+	q_r=$(mode_of "$i" 3)
+	# share of iw's readings (before and after each sample) that show the qdisc's rate
+	iw_same=$(awk -v i="$i" -v r="${q_r:-x}" '$1 == i {n += 2; a += ($2 == r) + ($9 == r)}
+		END {printf "%d %d", a, n}' "$WIFI_DIR/samples")
 	agree=$(awk -v i="$i" '$1 == i {n++; if ($3 > 0 && ($3 == $2 || $3 == $9)) a++}
 		END {printf "%d %d", a, n}' "$WIFI_DIR/samples")
 	iws=$(awk -v i="$i" '$1 == i {n[$2 / 1000]++; n[$9 / 1000]++}
 		END {for (r in n) printf "%s:%d ", r, n[r]}' "$WIFI_DIR/samples")
 	snr=$(sed -n "s/^pair 0 $i snr //p" "$WIFI_DIR/medium.conf")
-	msg="sta$i: qdisc rate mostly ${q_r:-?} kbit/s, same as iw before/after in ${agree% *}/${agree#* } samples (iw Mbit/s:reads $iws)"
+	msg="sta$i: qdisc rate mostly ${q_r:-?} kbit/s, iw shows it in ${iw_same% *}/${iw_same#* } reads (iw Mbit/s:reads $iws; qdisc same as iw before/after in ${agree% *}/${agree#* } samples)"
 	if [ -z "$snr" ]; then
 		ktap_diag "$msg (fixed-loss link: not checked)"
 		continue
@@ -165,7 +172,7 @@ for i in 1 2 3; do
 	best=$("$MEDIUM" --per-table "$snr" --len 1462 | awk '/^best legacy/ {print $3}')
 	msg+="; medium's best rate at ${snr} dB: $best Mbit/s"
 	if [ -n "$q_r" ] && [ -n "$best" ] && [ "$q_r" = "$(awk -v b="$best" 'BEGIN {printf "%d", b * 1000}')" ] &&
-	   [ "${agree#* }" -ge 3 ] && [ $((3 * ${agree% *})) -ge "${agree#* }" ]; then
+	   [ "${agree#* }" -ge 3 ] && [ $((3 * ${iw_same% *})) -ge "${iw_same#* }" ]; then
 		ktap_test_pass "$msg"
 	else
 		ktap_test_fail "$msg"

@@ -9,12 +9,14 @@
 # against Debian's iproute2 source (scripts/iproute2-src.sh), then checks that
 # the patched tree compiles tc/q_airfair.o.
 # Usage: tc-extension/mkpatch.sh [IPROUTE2_TREE]
+# Env:   MKPATCH_OUT: write the patch there instead (the tests compare it with ours)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 src=${1:-$("$top/scripts/iproute2-src.sh")}
-out=$here/iproute2-patch
-work=$top/build/tc-extension/iproute2-git
+out=${MKPATCH_OUT:-$here/iproute2-patch}
+work=${MKPATCH_OUT:+$MKPATCH_OUT/tree}
+work=${work:-$top/build/tc-extension/iproute2-git}
 [ -f "$src/tc/Makefile" ] || { echo "mkpatch: no iproute2 tree at $src" >&2; exit 1; }
 
 rm -rf "$work"

@@ -1140,7 +1140,19 @@ static void af_print_station_cfg(struct rtattr **st, bool with_keyword)
 	if (af_attr_ok(st[TCA_AIRFAIR_STA_LOSS], 4)) {
 		__u32 l = af_u32(st[TCA_AIRFAIR_STA_LOSS]);
 
-		print_float(PRINT_ANY, "loss_pct", " loss %.6g%%", af_loss_pct(l));
+		char fmt[16];
+		double pct = af_loss_pct(l);
+		int prec;
+
+		/* The fewest digits that parse back to the same value ("loss 10%"
+		 * is stored as 6554/65536 = 10.0006 %). */
+		for (prec = 1; prec < 6; prec++) {
+			snprintf(buf, sizeof(buf), "%.*g", prec, pct);
+			if (lround(strtod(buf, NULL) / 100.0 * 65536.0) == (long)l)
+				break;
+		}
+		snprintf(fmt, sizeof(fmt), " loss %%.%dg%%%%", prec);
+		print_float(PRINT_ANY, "loss_pct", fmt, pct);
 		print_uint(PRINT_JSON, "loss", NULL, l);
 	}
 	if (af_attr_ok(st[TCA_AIRFAIR_STA_SOURCE], 1)) {

@@ -151,6 +151,16 @@ else
 	n=$((n + 1)); lines+=("ok $n - stock tc loads $std/q_airfair.so # SKIP not installed (make install)")
 fi
 
+# --- 7. the upstream patch carries the plugin, man page and uapi as they are now -----
+pt=$tmp/patch
+if out=$(MKPATCH_OUT=$pt "$top/tc-extension/mkpatch.sh" 2>&1) &&
+   d=$(diff "$top"/tc-extension/iproute2-patch/0001-*.patch "$pt"/0001-*.patch 2>&1); then
+	ok "iproute2-patch/ is current (make -C tc-extension patch) and compiles in the patched tree"
+else
+	not_ok "iproute2-patch/ is current (make -C tc-extension patch) and compiles in the patched tree" \
+		"$out" "$(head -n 20 <<<"${d:-}")"
+fi
+
 echo "TAP version 13"
 echo "1..$n"
 printf '%s\n' "${lines[@]}"
