@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Airtime fairness by the medium's ground truth (docs/fairness.md): airfair-medium (802.11a,
 # k=6) with a hwsim AP and 3 stations at SNR 35/19/11 dB (54/24/6 Mbit/s), TCP download to
-# all 3 at once, AIRFAIR_FAIRNESS_SECONDS (10) measured per qdisc, pfifo then airfair
-# (model precise). Jain's index over the stations' ground-truth airtime must be >= 0.95
-# for airfair and at least 0.05 above pfifo's.
+# all 3 at once, AIRFAIR_FAIRNESS_SECONDS (10) measured per qdisc: pfifo, airfair-naive
+# (size/rate) and airfair (model precise), both airfair runs with each station's rate and
+# loss live from the mac80211 hook or airfair-feeder. Jain's index over the stations'
+# ground-truth airtime must be >= 0.95 for airfair and at least 0.05 above pfifo's.
 # KTAP on stdout and build/results/fairness_download.tap; exit 0 pass, 1 fail, 4 skip.
 . "$(dirname "$0")/lib.sh"
 . "$AIRFAIR_REPO/testbed/scenarios/fairness.sh"
@@ -29,7 +30,7 @@ fair_warmup 3
 ktap_test_pass "medium, AP and 3 stations up (minstrel AP->sta: ${FAIR_RATE_DN[*]:1} Mbit/s)"
 
 declare -A J
-for q in pfifo airfair; do
+for q in pfifo airfair-naive airfair; do
 	if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err" || ! fair_run "$q" down "$SECS"; then
 		J[$q]=0
 		ktap_diag "$q: $(cat "$WIFI_DIR/qdisc.err")"

@@ -54,7 +54,6 @@ for dir in $DIRS; do
 		if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err"; then
 			say "skipped: $(head -n 1 "$WIFI_DIR/qdisc.err")"; SUMMARY[$q/$dir]="skipped"; continue
 		fi
-		[ -n "$FAIR_QNOTE" ] && say "($FAIR_QNOTE)"
 		if ! fair_run "$q" "$dir" "$SECS"; then
 			say "run failed"; SUMMARY[$q/$dir]="failed"; continue
 		fi

@@ -7,7 +7,11 @@
 #   fair_setup                  medium + hwsim AP (802.11g, legacy) + 3 stations + wired server
 #   fair_warmup SECS            TCP both ways so minstrel settles; rates sampled meanwhile
 #   fair_read_rates             FAIR_RATE_DN[i] (AP->sta) and FAIR_RATE_UP[i] (sta->AP), Mbit/s
-#   fair_set_qdisc Q            pfifo | fq_codel | airfair-naive | airfair[-precise] | other
+#   fair_set_qdisc Q            pfifo | fq_codel | airfair[-precise] | airfair-naive |
+#                               airfair-static | other. airfair and airfair-naive take each
+#                               station's rate and loss live from the mac80211 hook if the
+#                               running mac80211 has it, else from airfair-feeder (nl80211);
+#                               airfair-static gets the warm-up's rates, loss 0 (tc only)
 #   fair_run Q DIR SECS         TCP to/from all stations at once; fills FAIR_* results
 #   fair_table Q DIR SECS       prints the per-station table of the last fair_run
 #
@@ -56,6 +60,7 @@ EOF
 
 fair_setup() {
 	wifi_workdir
+	trap 'fair_stop_feeder; wifi_cleanup' EXIT
 	if [ -z "${AIRFAIR_MEDIUM_CMD:-}" ]; then
 		[ -x "$FAIR_MEDIUM_BIN" ] || { log "fair_setup: $FAIR_MEDIUM_BIN not built (make)"; return 1; }
 		if [ -n "${AIRFAIR_DEMO_MEDIUM_CONF:-}" ]; then
@@ -127,20 +132,38 @@ fair_station_clauses() {
 	echo "$s"
 }
 
+FAIR_FEEDER_BIN=${AIRFAIR_FEEDER_BIN:-$AIRFAIR_REPO/build/tools/airfair-feeder}
+FAIR_FEEDER_PID=""
+fair_stop_feeder() {
+	[ -n "$FAIR_FEEDER_PID" ] && kill "$FAIR_FEEDER_PID" 2>/dev/null && wait "$FAIR_FEEDER_PID" 2>/dev/null
+	FAIR_FEEDER_PID=""
+	return 0
+}
+
 # Install root qdisc Q on the AP. On failure prints why and returns 1.
 fair_set_qdisc() {
-	local q=$1 out model
+	local q=$1 out model src
 	FAIR_QNOTE=""
+	fair_stop_feeder
 	case $q in
 	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 2>&1) ;;
-	airfair|airfair-precise|airfair-naive)
+	airfair|airfair-precise|airfair-naive|airfair-static)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
 		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model \
 			utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS 2>&1) || { echo "airfair model $model: $out"; return 1; }
-		# shellcheck disable=SC2046
-		out=$(tc qdisc change dev "$AP_IF" root airfair $(fair_station_clauses) 2>&1) ||
-			{ echo "airfair station rates: $out"; return 1; }
-		FAIR_QNOTE="model $model, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g')" ;;
+		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+			src="rate and loss live from the mac80211 hook"
+		elif [ "$q" != airfair-static ] && [ -x "$FAIR_FEEDER_BIN" ]; then
+			"$FAIR_FEEDER_BIN" -i "$AP_IF" --interval 200 > "$WIFI_DIR/feeder.log" 2>&1 &
+			FAIR_FEEDER_PID=$!
+			src="rate and loss live from airfair-feeder (nl80211, 200 ms)"
+		else
+			# shellcheck disable=SC2046
+			out=$(tc qdisc change dev "$AP_IF" root airfair $(fair_station_clauses) 2>&1) ||
+				{ echo "airfair station rates: $out"; return 1; }
+			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
+		fi
+		FAIR_QNOTE="model $model, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src" ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q 2>&1) ;;
 	esac
 	[ $? = 0 ] || { echo "$q: $(head -n 1 <<< "$out")"; return 1; }
@@ -150,10 +173,14 @@ fair_set_qdisc() {
 # all links with the station as transmitter or as receiver, every AC, incl. its group-addressed
 # frames; airtime_us = data PPDUs + SIFS/ACK (the ACK is counted with the frame it
 # acknowledges) + collided + lost attempts. Then the channel's busy time and sim time.
+# Then per station the same plus the AIFS and backoff that preceded those frames
+# (backoff_idle_us): chen-yan's airtime, direct + all indirect parts.
 fair_medium_read() {	# FILE
 	jq -r --argjson n "$FAIR_NSTA" '.medium as $m
-		| [range(1; $n + 1) as $i | [$m.links[] | select(.tx == $i or .rx == $i) | .airtime_us]
-		   | add // 0][], ($m.channels | map(.busy_us) | add // 0), $m.sim_time_us' "$1"
+		| def sta($i): [$m.links[] | select(.tx == $i or .rx == $i)];
+		  [range(1; $n + 1) as $i | sta($i) | map(.airtime_us) | add // 0][],
+		  ($m.channels | map(.busy_us) | add // 0), $m.sim_time_us,
+		  [range(1; $n + 1) as $i | sta($i) | map(.airtime_us + (.backoff_idle_us // 0)) | add // 0][]' "$1"
 }
 
 # fair_run Q DIR SECS: TCP (one flow per station, all at once) for FAIR_OMIT + SECS seconds;
@@ -162,10 +189,11 @@ fair_medium_read() {	# FILE
 #   FAIR_AIR[i]    ground-truth airtime, simulated µs;  FAIR_SHARE[i] %
 #   FAIR_EST[i]    airfair's own accounting share % (airfair only)
 #   FAIR_JAIN      Jain's index over FAIR_AIR;  FAIR_BUSY channel busy %;  FAIR_TOTAL Mbit/s
+#   FAIR_JAIN_CY   the same with each frame's AIFS + backoff counted (chen-yan's airtime)
 #   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / in mac80211 (debugfs aqm), packets
 fair_run() {
 	local q=$1 dir=$2 secs=$3 i args pids=() ports="" t0 aqm
-	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_JAIN=n/a FAIR_BUSY=0
+	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
 	for ((i = 1; i <= FAIR_NSTA; i++)); do ports+=" $((IPERF_PORT_BASE + i))"; done
 	iperf_servers $ports || return 1
@@ -222,6 +250,9 @@ fair_run() {
 		FAIR_SHARE[i]=$(awk -v a="${FAIR_AIR[i]}" -v t="$tot" 'BEGIN{ if (t > 0) printf "%.1f", 100 * a / t; else print 0 }')
 	done
 	FAIR_JAIN=$(for ((i = 1; i <= FAIR_NSTA; i++)); do echo "${FAIR_AIR[i]}"; done | fair_jain)
+	FAIR_JAIN_CY=$(for ((i = 1; i <= FAIR_NSTA; i++)); do
+		awk -v a="${a1[FAIR_NSTA + 1 + i]:-0}" -v b="${a0[FAIR_NSTA + 1 + i]:-0}" 'BEGIN{print a - b}'
+	done | fair_jain)
 	FAIR_TOTAL=$(for ((i = 1; i <= FAIR_NSTA; i++)); do echo "${FAIR_GP[i]}"; done |
 		awk '{s += $1} END{printf "%.2f", s}')
 	case $q in airfair*)
@@ -253,6 +284,8 @@ fair_table() {	# Q DIR
 			"${FAIR_EST[i]:+${FAIR_EST[i]}%}"
 	done
 	printf "Jain's index (airtime, medium ground truth): %s   total goodput %s Mbit/s\n" "$FAIR_JAIN" "$FAIR_TOTAL"
+	printf "  with each frame's AIFS + backoff counted too (chen-yan's airtime): %s\n" "$FAIR_JAIN_CY"
+	[ -n "$FAIR_QNOTE" ] && printf '  %s\n' "$FAIR_QNOTE"
 	printf 'channel busy %s %% of %s s simulated; peak backlog: %s %s packets, mac80211 %s packets\n' \
 		"$FAIR_BUSY" "$FAIR_SIM_S" "$q" "$FAIR_QPEAK" "$FAIR_MPEAK"
 }
