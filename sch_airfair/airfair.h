@@ -65,6 +65,7 @@ struct airfair_config {
 	u32 max_stations;
 	u32 sta_timeout_ms;
 	u8 ampdu;
+	u32 pending_limit_us;	/* 0 = no limit */
 };
 
 /*
@@ -244,6 +245,7 @@ struct airfair_sched {
 	u32 drop_ackfilter;
 	u32 ecn_mark;
 	u32 meter_stalls;
+	u32 pending_stalls;
 	u32 sta_overflow;
 
 	struct airfair_rtt rtt;

@@ -367,6 +367,42 @@ static bool airfair_meter_allows(struct Qdisc *sch)
 	return false;
 }
 
+/*
+ * Backpressure from below: with pending-limit set and the mac80211 hook bound,
+ * hold packets here while the PHY has that much airtime handed to the driver
+ * and not yet reported back, so the backlog, and the order it goes out in,
+ * stays in the qdisc. mac80211 gives no signal when the figure falls, so the
+ * watchdog polls, after the time the excess takes to drain at best.
+ */
+static bool airfair_pending_allows(struct Qdisc *sch)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	u32 limit = q->cfg.pending_limit_us, expected, sta_us, phy_us;
+	const struct airfair_sta *sta = q->cur;
+	struct rb_node *node;
+
+	if (!limit || !airfair_hook_bound())
+		return true;
+	if (!sta) {
+		node = rb_first_cached(&q->active);
+		if (!node)
+			return true;
+		sta = rb_entry(node, struct airfair_sta, rb);
+	}
+	/* the PHY's figure comes with any station's; none for group frames */
+	if (airfair_hook_query(qdisc_dev(sch), sta->addr, &expected, &sta_us,
+			       &phy_us))
+		return true;
+	q->phy_pending_us = phy_us;
+	if (phy_us < limit)
+		return true;
+	q->pending_stalls++;
+	qdisc_watchdog_schedule_ns(&q->watchdog, ktime_get_ns() +
+				   (u64)clamp(phy_us - limit + 1, 100U, 2000U) *
+				   NSEC_PER_USEC);
+	return false;
+}
+
 static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
@@ -374,7 +410,8 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	struct sk_buff *skb = NULL;
 	u32 cost;
 
-	if (!sch->q.qlen || !airfair_meter_allows(sch))
+	if (!sch->q.qlen || !airfair_meter_allows(sch) ||
+	    !airfair_pending_allows(sch))
 		goto out;
 	for (;;) {
 		sta = q->cur;
@@ -521,6 +558,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_STA_TIMEOUT]   = { .type = NLA_U32 },
 	[TCA_AIRFAIR_STATION]	    = NLA_POLICY_NESTED(airfair_sta_policy),
 	[TCA_AIRFAIR_AMPDU]	    = NLA_POLICY_RANGE(NLA_U8, 1, AIRFAIR_MAX_AMPDU),
+	[TCA_AIRFAIR_PENDING_LIMIT] = { .type = NLA_U32 },
 };
 
 /*
@@ -606,7 +644,10 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 	      airfair_get_u32(tb[TCA_AIRFAIR_INTERVAL], 1000, 100 * USEC_PER_SEC,
 			      &c->interval_us, "interval out of range (1 ms - 100 s)", extack) ?:
 	      airfair_get_u32(tb[TCA_AIRFAIR_STA_TIMEOUT], 0, 24 * 3600 * MSEC_PER_SEC,
-			      &c->sta_timeout_ms, "station-timeout out of range (0 - 24 h)", extack);
+			      &c->sta_timeout_ms,
+			      "station-timeout out of range (0 - 24 h)", extack) ?:
+	      airfair_get_u32(tb[TCA_AIRFAIR_PENDING_LIMIT], 0, USEC_PER_SEC,
+			      &c->pending_limit_us, "pending-limit out of range (0 - 1 s)", extack);
 	if (err)
 		return err;
 	if (tb[TCA_AIRFAIR_MAX_STATIONS]) {
@@ -926,7 +967,8 @@ static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_AIRFAIR_ECN, c->ecn) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_MAX_STATIONS, c->max_stations) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_STA_TIMEOUT, c->sta_timeout_ms) ||
-	    nla_put_u8(skb, TCA_AIRFAIR_AMPDU, c->ampdu))
+	    nla_put_u8(skb, TCA_AIRFAIR_AMPDU, c->ampdu) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_PENDING_LIMIT, c->pending_limit_us))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -968,6 +1010,7 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_ACKFILTER, q->drop_ackfilter) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_ECN_MARK, q->cstats.ecn_mark) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_METER_STALLS, q->meter_stalls) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALLS, q->pending_stalls) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, q->sta_overflow) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, q->memory_used) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_NEW_FLOWS, q->new_flows_seen) ||

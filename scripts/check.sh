@@ -2,17 +2,36 @@
 # Run every test CI runs and total them. Host suites first (airtime model, tc plugin
 # parsing, medium engine), then per kernel: the harness self-test and the VM selftests.
 # Each suite leaves TAP in build/results/; the last line is "N passed, N failed, N skipped".
-# Usage: check.sh [--vm-only] KVER...
+# Usage: check.sh [--vm-only] [--require-series] KVER...
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 res=build/results
-vm_only=0
-[ "${1:-}" = "--vm-only" ] && { vm_only=1; shift; }
+vm_only=0 require=0
+while :; do
+	case ${1:-} in
+	--vm-only) vm_only=1; shift ;;
+	--require-series) require=1; shift ;;	# every supported series must be tested
+	*) break ;;
+	esac
+done
 kvers=("$@")
 [ ${#kvers[@]} -gt 0 ] || mapfile -t kvers < <(scripts/kernels.sh)
 mkdir -p "$res"
 rm -f "$res"/*.tap
+
+# A kernel series that is not installed would silently shrink the run: count it failed.
+if [ $require = 1 ]; then
+	n=0
+	for s in 6.1 6.12; do
+		n=$((n + 1))
+		if printf '%s\n' "${kvers[@]}" | grep -q "^$s\."; then
+			echo "ok $n - kernel series $s present ($(printf '%s\n' "${kvers[@]}" | grep "^$s\."))"
+		else
+			echo "not ok $n - kernel series $s: no release with image, modules and headers (scripts/deps.sh)"
+		fi
+	done > "$res/kernels.tap"
+fi
 
 # Run a suite; if it fails without saying which test failed, record that it crashed.
 suite() {
@@ -37,11 +56,13 @@ for k in "${kvers[@]}"; do
 	scripts/build-modules.sh "$k" >/dev/null || echo "not ok 1 - module build for $k" > "$res/build-$k.tap"
 	suite "harness-$k" scripts/harness-selftest.sh "$k" "$res/harness-$k.tap"
 	suite "selftest-$k" bash -c "set -o pipefail; vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
-	# The mac80211 hook: the same kernel booted with the patched mac80211.ko.
+	# The mac80211 hook: the same kernel booted with the patched mac80211.ko; the
+	# download fairness test then takes rates from the hook and runs airfair-pending.
 	suite "hook-$k" bash -c "set -o pipefail
 		mac80211-patches/build.sh '$k' >/dev/null || exit 1
-		vm/run.sh --kver '$k' --timeout 600 --modules 'build/$k/mac80211' -- \
-			bash selftests/run_tests.sh hook_basic.sh source_medium.sh | tee '$res/hook-$k.tap'"
+		vm/run.sh --kver '$k' --timeout 900 --modules 'build/$k/mac80211' -- \
+			bash selftests/run_tests.sh hook_basic.sh source_medium.sh fairness_download.sh |
+			tee '$res/hook-$k.tap'"
 done
 
 scripts/summary.sh "$res"

@@ -84,6 +84,7 @@ static void explain(void)
 "                   [ ack-filter | no-ack-filter ] [ ack-prio | no-ack-prio ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
 "                   [ target TIME ] [ interval TIME ] [ ecn | noecn ]\n"
+"                   [ pending-limit TIME | no-pending-limit ]\n"
 "                   [ max-stations N ] [ station-timeout TIME ]\n"
 "                   [ station MAC [ weight N ] [ rate STARATE ] [ loss PERCENT ]\n"
 "                                 [ source SOURCE ] | station MAC delete ] ...\n"
@@ -319,7 +320,7 @@ enum af_opt {	/* one "seen" bit per option, for duplicates */
 	O_BASIC_RATE, O_LIMIT, O_MEMLIMIT, O_MODEL, O_UTIL, O_QUANTUM,
 	O_DELACK, O_ACK_FILTER, O_ACK_PRIO, O_TLAS, O_RTT_BUFFER, O_TARGET,
 	O_INTERVAL, O_ECN, O_MAX_STATIONS, O_STA_TIMEOUT, O_AMPDU,
-	O_NUM
+	O_PENDING_LIMIT, O_NUM
 };
 
 struct af_cmd {
@@ -860,6 +861,14 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			    af_set(&c, kw[0] == 't' ? O_TARGET : O_INTERVAL,
 				   kw, v))
 				goto out;
+		} else if (!strcmp(kw, "no-pending-limit")) {
+			if (af_set(&c, O_PENDING_LIMIT, kw, 0))
+				goto out;
+		} else if (!strcmp(kw, "pending-limit")) {
+			AF_VALUE();
+			if (af_get_time_us(kw, *argv, 0, 1000000, &v) ||
+			    af_set(&c, O_PENDING_LIMIT, kw, v))
+				goto out;
 		} else if (!strcmp(kw, "max-stations")) {
 			AF_VALUE();
 			if (af_get_uint(kw, *argv, 1, UINT32_MAX, &v) ||
@@ -934,6 +943,7 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			{ O_MAX_STATIONS, TCA_AIRFAIR_MAX_STATIONS,  32 },
 			{ O_STA_TIMEOUT,  TCA_AIRFAIR_STA_TIMEOUT,   32 },
 			{ O_AMPDU,	  TCA_AIRFAIR_AMPDU,	      8 },
+			{ O_PENDING_LIMIT, TCA_AIRFAIR_PENDING_LIMIT, 32 },
 		};
 		size_t k;
 
@@ -1292,6 +1302,15 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	af_print_time_opt(tb[TCA_AIRFAIR_TARGET], "target_us", "target", 1);
 	af_print_time_opt(tb[TCA_AIRFAIR_INTERVAL], "interval_us", "interval", 1);
 	af_print_onoff(tb[TCA_AIRFAIR_ECN], "ecn", "ecn", "noecn");
+	if (af_attr_ok(tb[TCA_AIRFAIR_PENDING_LIMIT], 4)) {
+		if (af_u32(tb[TCA_AIRFAIR_PENDING_LIMIT])) {
+			af_print_time_opt(tb[TCA_AIRFAIR_PENDING_LIMIT],
+					  "pending_limit_us", "pending-limit", 1);
+		} else {
+			print_uint(PRINT_JSON, "pending_limit_us", NULL, 0);
+			print_string(PRINT_FP, NULL, "%s ", "no-pending-limit");
+		}
+	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_MAX_STATIONS], 4))
 		print_uint(PRINT_ANY, "max_stations", "max-stations %u ",
 			   af_u32(tb[TCA_AIRFAIR_MAX_STATIONS]));
@@ -1396,6 +1415,7 @@ static const struct af_stat af_gstats[] = {
 	{ TCA_AIRFAIR_STATS_DROP_ACKFILTER, 32, "drop_ackfilter", "drop_ackfilter" },
 	{ TCA_AIRFAIR_STATS_ECN_MARK,	   32, "ecn_mark",	 "ecn_mark" },
 	{ TCA_AIRFAIR_STATS_METER_STALLS,  32, "meter_stalls",	 "meter_stalls" },
+	{ TCA_AIRFAIR_STATS_PENDING_STALLS, 32, "pending_stalls", "pending_stalls" },
 	{ TCA_AIRFAIR_STATS_STA_OVERFLOW,  32, "sta_overflow",	 "sta_overflow" },
 	{ TCA_AIRFAIR_STATS_RTT_SAMPLES,   32, "rtt_samples",	 "rtt_samples" },
 	{ TCA_AIRFAIR_STATS_RTT_UNTRACKED, 32, "rtt_untracked",	 "rtt_untracked" },

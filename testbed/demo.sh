@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # The sch_airfair demo, run inside the test VM (make demo). docs/fairness.md explains it.
 #
-# airfair-medium (the simulated 802.11g channel, time dilation k) carries a mac80211_hwsim
-# AP and 3 stations at SNR 35 / 20 / 11 dB, which minstrel turns into 54 / 24 / 6 Mbit/s.
+# airfair-medium (the simulated 802.11a channel, time dilation k) carries a mac80211_hwsim
+# AP and 3 stations at SNR 35 / 19 / 11 dB, which minstrel turns into 54 / 24 / 6 Mbit/s.
 # TCP to all 3 at once, download then upload, under each root qdisc in turn; per qdisc a
 # table of PHY rate, goodput, ground-truth airtime share (from the medium, never from the
 # qdisc) and Jain's index over the stations' airtime.
 #
 # Environment (vm/run.sh passes AIRFAIR_* into the guest):
 #   AIRFAIR_DEMO_SECONDS     measured seconds per run (20), after AIRFAIR_DEMO_OMIT (3)
-#   AIRFAIR_DEMO_QDISCS      ("pfifo fq_codel airfair-naive airfair")  airfair = model precise
+#   AIRFAIR_DEMO_QDISCS      ("pfifo fq_codel airfair-naive airfair airfair-pending")
+#                            airfair = model precise, metered; airfair-pending = unmetered with
+#                            the mac80211 hook's backpressure (download only; needs the hook)
 #   AIRFAIR_DEMO_DIRECTIONS  ("down up")
 #   AIRFAIR_MEDIUM_K, AIRFAIR_DEMO_MEDIUM_CONF, AIRFAIR_MEDIUM_CMD, AIRFAIR_DEMO_UTILISATION,
 #   AIRFAIR_DEMO_DELAY_MS, AIRFAIR_DEMO_SEED: see testbed/scenarios/fairness.sh
@@ -22,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/scenarios/fairness.sh"
 
 SECS=${DEMO_SECONDS:-${AIRFAIR_DEMO_SECONDS:-20}}
-QDISCS=${DEMO_QDISCS:-${AIRFAIR_DEMO_QDISCS:-pfifo fq_codel airfair-naive airfair}}
+QDISCS=${DEMO_QDISCS:-${AIRFAIR_DEMO_QDISCS:-pfifo fq_codel airfair-naive airfair airfair-pending}}
 DIRS=${DEMO_DIRECTIONS:-${AIRFAIR_DEMO_DIRECTIONS:-down up}}
 
 say() { printf '%s\n' "$*"; }
@@ -32,6 +34,11 @@ elapsed() { awk -v a="$T0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.0f", b - a}'; 
 say "sch_airfair demo: kernel $(uname -r), 3 stations, TCP ${DIRS// / then }, ${SECS}s per run (+${FAIR_OMIT}s left out)"
 fair_setup || { say "demo: set-up failed"; exit 1; }
 say "medium: airfair-medium, 802.11a (5 GHz legacy), dilation k=$FAIR_K (goodput and airtime below are simulated: iperf3 x k)"
+if grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+	say "mac80211: patched (mac80211-patches/): airfair takes rate, loss and pending airtime from its TX report hook"
+else
+	say "mac80211: stock: airfair takes rate and loss from airfair-feeder (nl80211); airfair-pending needs the patched one"
+fi
 say "AP $AP_IF ($AP_MAC); stations associated in ${WIFI_ASSOC_TIME}s; wired RTT +${FAIR_DELAY} ms real"
 fair_warmup 4
 for ((i = 1; i <= FAIR_NSTA; i++)); do
@@ -50,6 +57,10 @@ for dir in $DIRS; do
 		say "== $q, TCP $([ "$dir" = down ] && echo download || echo upload) =="
 		if [[ $q == airfair* ]] && [ -n "$airfair_err" ]; then
 			say "skipped: $airfair_err"; SUMMARY[$q/$dir]="skipped"; continue
+		fi
+		if [ "$q" = airfair-pending ] && [ "$dir" = up ]; then
+			say "skipped: the AP's pending airtime holds only the uploads' ACKs; uploads are held back by the meter (airfair)"
+			SUMMARY[$q/$dir]="skipped"; continue
 		fi
 		if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err"; then
 			say "skipped: $(head -n 1 "$WIFI_DIR/qdisc.err")"; SUMMARY[$q/$dir]="skipped"; continue

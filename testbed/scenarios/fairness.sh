@@ -4,14 +4,16 @@
 # The 3-station airtime-fairness scenario, shared by testbed/demo.sh and
 # selftests/fairness_*.sh. Source after selftests/lib.sh. See docs/fairness.md.
 #
-#   fair_setup                  medium + hwsim AP (802.11g, legacy) + 3 stations + wired server
+#   fair_setup                  medium + hwsim AP (802.11a, legacy) + 3 stations + wired server
 #   fair_warmup SECS            TCP both ways so minstrel settles; rates sampled meanwhile
 #   fair_read_rates             FAIR_RATE_DN[i] (AP->sta) and FAIR_RATE_UP[i] (sta->AP), Mbit/s
 #   fair_set_qdisc Q            pfifo | fq_codel | airfair[-precise] | airfair-naive |
-#                               airfair-static | other. airfair and airfair-naive take each
+#                               airfair-static | airfair-pending | other. airfair and airfair-naive take each
 #                               station's rate and loss live from the mac80211 hook if the
 #                               running mac80211 has it, else from airfair-feeder (nl80211);
-#                               airfair-static gets the warm-up's rates, loss 0 (tc only)
+#                               airfair-static gets the warm-up's rates, loss 0 (tc only);
+#                               airfair-pending: unmetered, backpressure from the hook's
+#                               pending airtime (pending-limit), needs the patched mac80211
 #   fair_run Q DIR SECS         TCP to/from all stations at once; fills FAIR_* results
 #   fair_table Q DIR SECS       prints the per-station table of the last fair_run
 #
@@ -21,6 +23,7 @@
 #                               `dilation` is overridden by k)
 #   AIRFAIR_MEDIUM_CMD          a whole medium command instead (see wifi_setup in lib.sh)
 #   AIRFAIR_DEMO_UTILISATION    airfair's utilisation, % of real time (50/k)
+#   AIRFAIR_DEMO_PENDING        airfair-pending's pending-limit (3ms)
 #   AIRFAIR_DEMO_OMIT           seconds of each run left out of every figure (3)
 #   AIRFAIR_DEMO_DELAY_MS       netem delay on the wired side, real ms (10)
 #   AIRFAIR_DEMO_SEED           the medium's seed (7)
@@ -34,6 +37,9 @@ FAIR_DELAY=${AIRFAIR_DEMO_DELAY_MS:-10}
 # was still the bottleneck (Jain 0.86-0.88); at 48/k airfair binds (Jain 0.968, same total
 # goodput as pfifo). Default 50/k.
 FAIR_UTIL=${AIRFAIR_DEMO_UTILISATION:-$(awk -v k="$FAIR_K" 'BEGIN{printf "%.1f", 50 / k}')}
+# airfair-pending: how much airtime (PHY µs, not dilated) the hook may report pending below
+# the qdisc before airfair holds packets back.
+FAIR_PENDING=${AIRFAIR_DEMO_PENDING:-3ms}
 # CoDel runs in real time while the air is k times slower: scale target and interval by k.
 FAIR_AIRFAIR_OPTS=${AIRFAIR_DEMO_AIRFAIR_OPTS:-target $((5 * FAIR_K))ms interval $((100 * FAIR_K))ms}
 FAIR_NSTA=3
@@ -147,6 +153,14 @@ fair_set_qdisc() {
 	fair_stop_feeder
 	case $q in
 	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 2>&1) ;;
+	airfair-pending)
+		# backpressure from the mac80211 hook's pending airtime instead of the meter
+		grep -qw ieee80211_tx_report_register /proc/kallsyms ||
+			{ echo "airfair-pending: needs the mac80211 hook (boot with mac80211-patches/)"; return 1; }
+		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model precise \
+			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS 2>&1) ||
+			{ echo "airfair-pending: $out"; return 1; }
+		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $FAIR_AIRFAIR_OPTS, rate and loss live from the mac80211 hook" ;;
 	airfair|airfair-precise|airfair-naive|airfair-static)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
 		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model \

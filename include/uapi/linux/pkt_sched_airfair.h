@@ -119,6 +119,9 @@ enum {
 	TCA_AIRFAIR_STATION,		/* nested TCA_AIRFAIR_STA_*: may repeat */
 	TCA_AIRFAIR_AMPDU,		/* u8: MPDUs per A-MPDU the model assumes, 1 = none */
 	TCA_AIRFAIR_PAD,
+	TCA_AIRFAIR_PENDING_LIMIT,	/* u32: us of air the PHY may have pending below
+					 * the qdisc (mac80211 hook); 0 = no limit
+					 */
 	__TCA_AIRFAIR_MAX
 };
 #define TCA_AIRFAIR_MAX (__TCA_AIRFAIR_MAX - 1)
@@ -156,6 +159,7 @@ enum {
 	TCA_AIRFAIR_STATS_NEW_FLOWS,		/* u32: flows seen since creation */
 	TCA_AIRFAIR_STATS_RTT_SAMPLES,		/* u32: RTT samples taken (half round trips) */
 	TCA_AIRFAIR_STATS_RTT_UNTRACKED,	/* u32: TCP flows the RTT table had no room for */
+	TCA_AIRFAIR_STATS_PENDING_STALLS,	/* u32: dequeues held back by pending-limit */
 	__TCA_AIRFAIR_STATS_MAX
 };
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
