@@ -6,7 +6,15 @@
  * carries anything the sender may need: SYN/FIN/RST/URG/ECE/CWR, options other
  * than timestamps (SACK blocks above all), or an ACK number the newer ACK does
  * not advance past (duplicate ACKs drive fast retransmit).
+ *
+ * A dropped ACK's upload charge moves to the ACK that supersedes it, up to
+ * AIRFAIR_ACK_MERGE_SEGS upload frames per ACK; past that the older ACK stays.
+ * Unbounded merging turns a sender's whole window into one ACK whose charge
+ * makes its station wait for every other station to catch up, longer than
+ * the sender's retransmission timeout: in the demo's upload run one station's
+ * TCP collapsed into repeated timeouts. Smaller ACKs go out one per turn.
  */
+#define AIRFAIR_ACK_MERGE_SEGS	4
 #include <linux/tcp.h>
 #include <net/tcp.h>
 #include "airfair.h"
@@ -56,7 +64,8 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 	const struct tcphdr *th, *oth;
 	struct sk_buff *prev = NULL, *old;
 	struct tcphdr buf, obuf;
-	u32 ack;
+	u64 cap = (u64)AIRFAIR_ACK_MERGE_SEGS * sta->costs.up_data_ns;
+	u32 ack, carry;
 
 	th = airfair_tcp_header(skb, &buf);
 	if (!th || (tcp_flag_byte(th) & AIRFAIR_ACK_KEEP_FLAGS))
@@ -74,6 +83,15 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 		    !after(ack, ntohl(oth->ack_seq)) ||
 		    !airfair_plain_options(old, oth, ocb->thoff))
 			continue;
+		/*
+		 * The survivor would acknowledge the upload data the dropped
+		 * ACK stood for: that airtime moves over, not the ACK's own.
+		 */
+		carry = ocb->cost_ns - min_t(u32, ocb->cost_ns,
+					     airfair_affine_ns(&sta->costs.ack,
+							       qdisc_pkt_len(old)));
+		if ((u64)cb->cost_ns + carry > cap)
+			continue;
 
 		if (prev)
 			prev->next = old->next;
@@ -82,14 +100,7 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 		if (flow->tail == old)
 			flow->tail = prev;
 		skb_mark_not_on_list(old);
-		/*
-		 * The survivor now acknowledges the upload data the dropped
-		 * ACK stood for: carry that airtime over, not the ACK's own.
-		 */
-		cb->cost_ns += ocb->cost_ns -
-			       min_t(u32, ocb->cost_ns,
-				     airfair_affine_ns(&sta->costs.ack,
-						       qdisc_pkt_len(old)));
+		cb->cost_ns += carry;
 		airfair_unqueued(sch, sta, flow, old);
 		sta->drops++;
 		qdisc_qstats_drop(sch);

@@ -102,11 +102,32 @@ static struct sk_buff *airfair_codel_dequeue(struct codel_vars *vars, void *ctx)
 	return skb;
 }
 
+/* Charge the station in its turn (out of the active tree) @cost ns of air. */
+static void airfair_charge(struct airfair_sched *q, struct airfair_sta *sta,
+			   u32 cost)
+{
+	sta->vtime += ((u64)cost * sta->inv_weight) >> 10;
+	sta->airtime_ns += cost;
+	q->airtime_ns += cost;
+	q->tokens_ns -= cost;
+	q->cur_used += cost;
+}
+
 static void airfair_codel_drop(struct sk_buff *skb, void *ctx)
 {
 	struct Qdisc *sch = ctx;
 	struct airfair_sched *q = qdisc_priv(sch);
+	const struct airfair_skb_cb *cb = airfair_cb(skb);
 
+	/*
+	 * An upload flow's ACK stands for data the station has already sent
+	 * over the air: dropping the ACK does not give that airtime back.
+	 */
+	if (cb->pkt_class == AIRFAIR_PKT_TCP_ACK)
+		airfair_charge(q, q->dq_sta, cb->cost_ns -
+			       min_t(u32, cb->cost_ns,
+				     airfair_affine_ns(&q->dq_sta->costs.ack,
+						       qdisc_pkt_len(skb))));
 	q->drop_aqm++;
 	q->dq_sta->drops++;
 	kfree_skb(skb);
@@ -433,13 +454,9 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	}
 
 	cost = airfair_cb(skb)->cost_ns;
-	sta->vtime += ((u64)cost * sta->inv_weight) >> 10;
-	sta->airtime_ns += cost;
+	airfair_charge(q, sta, cost);
 	sta->packets++;
 	sta->bytes += qdisc_pkt_len(skb);
-	q->airtime_ns += cost;
-	q->tokens_ns -= cost;
-	q->cur_used += cost;
 	if (!sta->qlen) {
 		q->cur = NULL;
 	} else if (q->cur_used >= (u64)q->cfg.quantum_us * NSEC_PER_USEC) {
