@@ -69,14 +69,16 @@ for dir in $DIRS; do
 			say "run failed"; SUMMARY[$q/$dir]="failed"; continue
 		fi
 		fair_table "$q" "$dir"
-		SUMMARY[$q/$dir]="$FAIR_JAIN  $(printf '%6s %6s %6s' "${FAIR_SHARE[1]}" "${FAIR_SHARE[2]}" "${FAIR_SHARE[3]}")  $(printf '%6s' "$FAIR_TOTAL")"
+		SUMMARY[$q/$dir]="$FAIR_JAIN  $FAIR_JAIN_CY  $(printf '%6s %6s %6s' "${FAIR_SHARE[1]}" "${FAIR_SHARE[2]}" "${FAIR_SHARE[3]}")  $(printf '%6s' "$FAIR_TOTAL")"
 		case $q in airfair*) tc -s qdisc show dev "$AP_IF" | sed -n '1,6s/^/  tc: /p' ;; esac
 	done
 done
 
 say ""
-say "== summary: Jain's index over ground-truth airtime (1.0 = equal airtime; 1/3 = one station has it all) =="
-say "  $(printf '%-15s %-5s %-7s %6s %6s %6s  %6s' qdisc dir Jain "sta1%" "sta2%" "sta3%" "Mbit/s")"
+say "== summary: Jain's index over the medium's ground-truth airtime (1.0 = equal; 1/3 = one station has it all) =="
+say "   Jain: busy air (frames, SIFS, ACKs, collisions, losses); +backoff: with each frame's AIFS + backoff"
+say "   (chen-yan's airtime); shares and goodput (simulated Mbit/s) as in the tables above"
+say "  $(printf '%-15s %-5s %-7s %-7s %6s %6s %6s  %6s' qdisc dir Jain +backoff "sta1%" "sta2%" "sta3%" "Mbit/s")"
 for dir in $DIRS; do
 	for q in $QDISCS; do
 		printf '  %-15s %-5s %s\n' "$q" "$dir" "${SUMMARY[$q/$dir]}"
