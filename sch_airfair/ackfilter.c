@@ -14,7 +14,7 @@
  * the sender's retransmission timeout: in the demo's upload run one station's
  * TCP collapsed into repeated timeouts. Smaller ACKs go out one per turn.
  */
-#define AIRFAIR_ACK_MERGE_SEGS	4
+#define AIRFAIR_ACK_MERGE_SEGS	8
 #include <linux/tcp.h>
 #include <net/tcp.h>
 #include "airfair.h"

@@ -245,6 +245,7 @@ static struct sk_buff *airfair_drop_one(struct Qdisc *sch,
 {
 	struct airfair_sched *q = qdisc_priv(sch);
 	struct airfair_sta *sta = airfair_fattest_sta(q);
+	bool over_mem = q->memory_used > q->cfg.memlimit;
 	struct airfair_flow *flow;
 	struct sk_buff *skb;
 
@@ -258,7 +259,7 @@ static struct sk_buff *airfair_drop_one(struct Qdisc *sch,
 	sta->drops++;
 	if (q->cfg.rtt_buffer && flow->kind == AIRFAIR_FLOW_TCP)
 		q->drop_rtt++;
-	else if (q->memory_used > q->cfg.memlimit)
+	else if (over_mem)
 		q->drop_memlimit++;
 	else
 		q->drop_limit++;

@@ -63,8 +63,11 @@ done
 wait $pid
 mdrops=$(qdisc_field $DEV drop_memlimit)
 log "memlimit 64 KiB: peak memory $peak bytes, memlimit drops $mdrops"
-check "memory limit holds under a flood (peak $peak <= 65536)" \
-	test "$peak" -le 65536 -a "$peak" -gt 0
+# As for the packet limit: the stats are read without the qdisc lock and can catch the
+# instant an over-limit packet is queued before the drop, so allow one packet's truesize
+# (CI saw 65536 + 1280).
+check "memory limit holds under a flood (peak $peak <= 65536 + one packet, memlimit drops $mdrops)" \
+	test "$peak" -le $((65536 + 4096)) -a "$peak" -gt 0 -a "${mdrops:-0}" -gt 0
 
 fresh 11a max-stations 2
 ping -q -c 2 -i 0.2 "$(sta_addr 1)" >/dev/null

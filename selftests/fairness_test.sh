@@ -10,6 +10,8 @@
 # pending-limit), reported, not judged. Jain's index over the stations' ground-truth
 # airtime must be >= AIRFAIR_FAIRNESS_MIN_JAIN (0.95 down, 0.90 up: a station's upload is
 # only held back through its ACKs) for airfair and at least 0.05 above pfifo's.
+# Download also: the backlog sits in airfair (>= 8 packets at peak), not below it (the AP
+# radio's queue in the medium at most half of that).
 # KTAP on stdout and build/results/fairness_<dir>load.tap; exit 0 pass, 1 fail, 4 skip.
 DIR=${FAIR_TEST_DIR:?fairness_download.sh or fairness_upload.sh}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -25,7 +27,7 @@ require_cmd tc iw hostapd wpa_supplicant iperf3 jq
 require_module mac80211_hwsim
 [ -x "$FAIR_MEDIUM_BIN" ] || ktap_skip_all "$FAIR_MEDIUM_BIN not built"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
-ktap_set_plan 4
+ktap_set_plan "$([ "$DIR" = down ] && echo 5 || echo 4)"
 
 if ! fair_setup; then
 	ktap_test_fail "medium, AP and 3 stations up"
@@ -37,14 +39,14 @@ ktap_test_pass "medium, AP and 3 stations up (minstrel AP->sta: ${FAIR_RATE_DN[*
 
 qdiscs="pfifo airfair-naive airfair"
 [ "$DIR" = down ] && grep -qw ieee80211_tx_report_register /proc/kallsyms && qdiscs+=" airfair-pending"
-declare -A J
+declare -A J QPEAK MPEAK
 for q in $qdiscs; do
 	if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err" || ! fair_run "$q" "$DIR" "$SECS"; then
 		J[$q]=0
 		ktap_diag "$q: $(cat "$WIFI_DIR/qdisc.err")"
 		continue
 	fi
-	J[$q]=$FAIR_JAIN
+	J[$q]=$FAIR_JAIN QPEAK[$q]=$FAIR_QPEAK MPEAK[$q]=$FAIR_MPEAK
 	ktap_diag "$q: $(fair_table "$q" "$DIR")"
 done
 
@@ -65,5 +67,18 @@ if awk -v a="${J[airfair]}" -v p="${J[pfifo]}" 'BEGIN{exit !(a >= p + 0.05)}'; t
 	ktap_test_pass "airfair ${DIR}load: Jain ${J[airfair]} >= pfifo's ${J[pfifo]} + 0.05"
 else
 	ktap_test_fail "airfair ${DIR}load: Jain ${J[airfair]} >= pfifo's ${J[pfifo]} + 0.05"
+fi
+# The backlog must live in airfair, where it is scheduled, not below it. On hwsim the
+# queue below is the AP radio's in the medium (hwsim pulls mac80211's TXQs at once);
+# under pfifo that is where the backlog forms. Download only: an upload's backlog is
+# the stations' own.
+qa=${QPEAK[airfair]:-0} ma=${MPEAK[airfair]:-0}
+msg="backlog in airfair: peak $qa packets in airfair, $ma frames below it (pfifo: ${QPEAK[pfifo]:-?} / ${MPEAK[pfifo]:-?})"
+if [ "$DIR" = down ]; then
+	if [ "$qa" -ge 8 ] && [ $((2 * ma)) -le "$qa" ]; then
+		ktap_test_pass "$msg"
+	else
+		ktap_test_fail "$msg"
+	fi
 fi
 ktap_finished

@@ -232,6 +232,8 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 	a->tail = f;
 	a->qlen++;
 	m->chan[ch].queued++;
+	if (radio_qlen(rd) > rd->qpeak)
+		rd->qpeak = radio_qlen(rd);
 	if (a->qlen == 1) {
 		/* post-backoff over: may send after AIFS if idle; if busy, draw one */
 		if (a->backoff < 0)
@@ -604,13 +606,31 @@ void med_run_until(struct medium *m, uint64_t t)
 
 static const char *const ac_name[] = { "vo", "vi", "be", "bk" };
 
-/* Ground truth as JSON: totals per channel and one entry per non-empty cell. */
+/*
+ * Ground truth as JSON: totals per channel, each radio's queue (frames its
+ * driver handed over and the medium has not finished: now, and the most since
+ * the previous report, which this resets), and one entry per non-empty cell.
+ */
 void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int radio))
 {
 	bool first = true;
 
-	fprintf(out, "{\n  \"sim_time_us\": %.3f,\n  \"events\": %llu,\n  \"channels\": [",
+	fprintf(out, "{\n  \"sim_time_us\": %.3f,\n  \"events\": %llu,\n  \"radios\": [",
 		m->now / 1000.0, (unsigned long long)m->events);
+	for (int i = 0; i < MED_MAX_RADIOS; i++) {
+		struct med_radio *rd = &m->radio[i];
+
+		if (!rd->present)
+			continue;
+		fprintf(out, "%s\n    {\"radio\": %d, ", first ? "" : ",", i);
+		if (name)
+			fprintf(out, "\"name\": \"%s\", ", name(m->ctx, i));
+		fprintf(out, "\"queued\": %d, \"queued_peak\": %d}", radio_qlen(rd), rd->qpeak);
+		rd->qpeak = radio_qlen(rd);
+		first = false;
+	}
+	first = true;
+	fprintf(out, "\n  ],\n  \"channels\": [");
 	for (int i = 0; i < m->nchan; i++)
 		fprintf(out, "%s\n    {\"freq\": %u, \"phy\": %d, \"busy_us\": %.3f, "
 			"\"contended_idle_us\": %.3f}", i ? "," : "", m->chan[i].freq, m->chan[i].phy,

@@ -68,6 +68,7 @@ struct med_radio {
 	int chan;			/* index into eng->chan, -1 none */
 	struct med_ac ac[AIRFAIR_NUM_ACS];
 	bool edca_set[AIRFAIR_NUM_ACS];	/* config override present */
+	int qpeak;			/* most frames queued since the last report */
 };
 
 /* One cell of the ground truth: per transmitter, receiver and AC. */

@@ -205,9 +205,11 @@ fair_medium_read() {	# FILE
 #   FAIR_EST[i]    airfair's own accounting share % (airfair only)
 #   FAIR_JAIN      Jain's index over FAIR_AIR;  FAIR_BUSY channel busy %;  FAIR_TOTAL Mbit/s
 #   FAIR_JAIN_CY   the same with each frame's AIFS + backoff counted (chen-yan's airtime)
-#   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / in mac80211 (debugfs aqm), packets
+#   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / below it: the AP radio's queue
+#                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
+#                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
 fair_run() {
-	local q=$1 dir=$2 secs=$3 i args pids=() ports="" t0 aqm
+	local q=$1 dir=$2 secs=$3 i args pids=() ports="" t0
 	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
 	for ((i = 1; i <= FAIR_NSTA; i++)); do ports+=" $((IPERF_PORT_BASE + i))"; done
@@ -221,7 +223,6 @@ fair_run() {
 		pids+=($!)
 	done
 	t0=$EPOCHREALTIME
-	aqm=/sys/kernel/debug/ieee80211/$AP_PHY/aqm
 	sleep "$FAIR_OMIT"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
@@ -230,7 +231,7 @@ fair_run() {
 	# Backlog samples while the measurement runs (about one a second: forks are dear under TCG).
 	while awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{exit !(n < e - 1.2)}'; do
 		qv=$(tc -j -s qdisc show dev "$AP_IF" | jq '.[0].qlen // 0')
-		mv=$([ -r "$aqm" ] && sed -n 's/^R fq_backlog //p' "$aqm")
+		mv=$(sed -n 's/.*{"radio": 0, .*"queued_peak": \([0-9]*\)}.*/\1/p' "$AIRFAIR_MEDIUM_STATS")
 		[ "${qv:-0}" -gt "$FAIR_QPEAK" ] && FAIR_QPEAK=$qv
 		[ "${mv:-0}" -gt "$FAIR_MPEAK" ] && FAIR_MPEAK=$mv
 		sleep 0.8
@@ -301,6 +302,6 @@ fair_table() {	# Q DIR
 	printf "Jain's index (airtime, medium ground truth): %s   total goodput %s Mbit/s\n" "$FAIR_JAIN" "$FAIR_TOTAL"
 	printf "  with each frame's AIFS + backoff counted too (chen-yan's airtime): %s\n" "$FAIR_JAIN_CY"
 	[ -n "$FAIR_QNOTE" ] && printf '  %s\n' "$FAIR_QNOTE"
-	printf 'channel busy %s %% of %s s simulated; peak backlog: %s %s packets, mac80211 %s packets\n' \
+	printf 'channel busy %s %% of %s s simulated; peak backlog: %s %s packets, below it (AP queue in the medium) %s\n' \
 		"$FAIR_BUSY" "$FAIR_SIM_S" "$q" "$FAIR_QPEAK" "$FAIR_MPEAK"
 }
