@@ -7,14 +7,16 @@
  * than timestamps (SACK blocks above all), or an ACK number the newer ACK does
  * not advance past (duplicate ACKs drive fast retransmit).
  *
- * A dropped ACK's upload charge moves to the ACK that supersedes it, up to
- * AIRFAIR_ACK_MERGE_SEGS upload frames per ACK; past that the older ACK stays.
- * Unbounded merging turns a sender's whole window into one ACK whose charge
- * makes its station wait for every other station to catch up, longer than
- * the sender's retransmission timeout: in the demo's upload run one station's
- * TCP collapsed into repeated timeouts. Smaller ACKs go out one per turn.
+ * A dropped ACK's upload charge moves to the ACK that supersedes it, which
+ * stands for at most AIRFAIR_ACK_MERGE_MAX dropped ones; past that the older
+ * ACK stays. Unbounded merging turns a sender's whole window into one ACK
+ * whose charge makes its station wait for every other station to catch up,
+ * longer than the sender's retransmission timeout: in the demo's upload run
+ * one station's TCP collapsed into repeated timeouts. Smaller ACKs go out one
+ * per turn. (A cap on the charge instead would stop the filter altogether
+ * where one ACK already covers many segments, as after GRO.)
  */
-#define AIRFAIR_ACK_MERGE_SEGS	8
+#define AIRFAIR_ACK_MERGE_MAX	8
 #include <linux/tcp.h>
 #include <net/tcp.h>
 #include "airfair.h"
@@ -64,7 +66,6 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 	const struct tcphdr *th, *oth;
 	struct sk_buff *prev = NULL, *old;
 	struct tcphdr buf, obuf;
-	u64 cap = (u64)AIRFAIR_ACK_MERGE_SEGS * sta->costs.up_data_ns;
 	u32 ack, carry;
 
 	th = airfair_tcp_header(skb, &buf);
@@ -81,17 +82,18 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 		if (!oth || oth->source != th->source || oth->dest != th->dest ||
 		    (tcp_flag_byte(oth) & AIRFAIR_ACK_KEEP_FLAGS) ||
 		    !after(ack, ntohl(oth->ack_seq)) ||
-		    !airfair_plain_options(old, oth, ocb->thoff))
+		    !airfair_plain_options(old, oth, ocb->thoff) ||
+		    ocb->acks_merged >= AIRFAIR_ACK_MERGE_MAX)
 			continue;
 		/*
-		 * The survivor would acknowledge the upload data the dropped
-		 * ACK stood for: that airtime moves over, not the ACK's own.
+		 * The survivor acknowledges the upload data the dropped ACK
+		 * stood for: that airtime moves over, not the ACK's own.
 		 */
 		carry = ocb->cost_ns - min_t(u32, ocb->cost_ns,
 					     airfair_affine_ns(&sta->costs.ack,
 							       qdisc_pkt_len(old)));
-		if ((u64)cb->cost_ns + carry > cap)
-			continue;
+		cb->cost_ns = min_t(u64, (u64)cb->cost_ns + carry, U32_MAX);
+		cb->acks_merged = ocb->acks_merged + 1;
 
 		if (prev)
 			prev->next = old->next;
@@ -100,7 +102,6 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 		if (flow->tail == old)
 			flow->tail = prev;
 		skb_mark_not_on_list(old);
-		cb->cost_ns += carry;
 		airfair_unqueued(sch, sta, flow, old);
 		sta->drops++;
 		qdisc_qstats_drop(sch);

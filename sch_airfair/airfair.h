@@ -80,6 +80,7 @@ struct airfair_skb_cb {
 	u32 hash;		/* flow hash: tells flows sharing a bucket apart */
 	u16 thoff;		/* transport header offset */
 	u8 pkt_class;
+	u8 acks_merged;		/* ACKs the ACK filter folded into this one */
 };
 
 static inline struct airfair_skb_cb *airfair_cb(const struct sk_buff *skb)

@@ -187,6 +187,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	}
 
 	cb->pkt_class = pkt_class;
+	cb->acks_merged = 0;
 	cb->hash = hash;
 	cb->thoff = keys.control.thoff;
 	cb->cost_ns = airfair_flow_cost(q, sta, flow, skb, pkt_class);
