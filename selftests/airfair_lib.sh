@@ -56,7 +56,10 @@ af_iperf() {
 	tcp-up) args=(-R) ;;
 	udp-down) args=(-u -b "${4:-100M}") ;;
 	esac
-	iperf3 -c "$(sta_addr "$i")" -p $((5200 + i)) -t "$secs" -J "${args[@]}" 2>/dev/null |
+	# bounded: a client whose control connection loses its last messages (the tests
+	# delete the qdisc under traffic) can otherwise wait minutes for the server's results
+	timeout -k 5 $((secs + 30)) iperf3 -c "$(sta_addr "$i")" -p $((5200 + i)) -t "$secs" -J \
+		--connect-timeout 5000 "${args[@]}" 2>/dev/null |
 		jq -r '((.end.sum_received.bits_per_second // .end.sum.bits_per_second // 0) / 1e6 * 100 | round) / 100'
 }
 
