@@ -9,7 +9,7 @@
 # airfair-feeder; with the hook bound, download also runs airfair-pending (unmetered,
 # pending-limit), reported, not judged. Jain's index over the stations' ground-truth
 # airtime must be >= AIRFAIR_FAIRNESS_MIN_JAIN for airfair and at least 0.05 above pfifo's:
-# 0.95 down; 0.80 up, where a station's upload is only held back through its ACKs and, on
+# 0.95 down; 0.75 up, where a station's upload is only held back through its ACKs and, on
 # a stock mac80211, the feeder's rate is the AP's last frame to the station (an ACK, often
 # one of minstrel's probes) rather than the rate the station's data goes at: 10 s feeder
 # runs in CI gave 0.81-0.95 (pfifo 0.72), 30 s runs with the hook 0.997 (docs/fairness.md).
@@ -22,7 +22,7 @@ DIR=${FAIR_TEST_DIR:?fairness_download.sh or fairness_upload.sh}
 
 SECS=${AIRFAIR_FAIRNESS_SECONDS:-10}
 if [ "$DIR" = down ]; then MIN_JAIN=${AIRFAIR_FAIRNESS_MIN_JAIN:-0.95}
-else MIN_JAIN=${AIRFAIR_FAIRNESS_MIN_JAIN:-0.80}; fi
+else MIN_JAIN=${AIRFAIR_FAIRNESS_MIN_JAIN:-0.75}; fi
 
 ktap_header
 require_root
