@@ -14,7 +14,8 @@
 # one of minstrel's probes) rather than the rate the station's data goes at: 10 s feeder
 # runs in CI gave 0.81-0.95 (pfifo 0.72), 30 s runs with the hook 0.997 (docs/fairness.md).
 # Download also: the backlog sits in airfair (>= 8 packets at peak), not below it (the AP
-# radio's queue in the medium at most half of that).
+# radio's queue in the medium peaks lower; under pfifo it fills to the medium's 100: the
+# meter's token burst lets a few frames down at once, CI saw 3-9 below vs 20-31 above).
 # KTAP on stdout and build/results/fairness_<dir>load.tap; exit 0 pass, 1 fail, 4 skip.
 DIR=${FAIR_TEST_DIR:?fairness_download.sh or fairness_upload.sh}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -78,7 +79,7 @@ fi
 qa=${QPEAK[airfair]:-0} ma=${MPEAK[airfair]:-0}
 msg="backlog in airfair: peak $qa packets in airfair, $ma frames below it (pfifo: ${QPEAK[pfifo]:-?} / ${MPEAK[pfifo]:-?})"
 if [ "$DIR" = down ]; then
-	if [ "$qa" -ge 8 ] && [ $((2 * ma)) -le "$qa" ]; then
+	if [ "$qa" -ge 8 ] && [ "$ma" -lt "$qa" ]; then
 		ktap_test_pass "$msg"
 	else
 		ktap_test_fail "$msg"
