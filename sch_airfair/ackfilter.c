@@ -89,9 +89,7 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 		 * The survivor acknowledges the upload data the dropped ACK
 		 * stood for: that airtime moves over, not the ACK's own.
 		 */
-		carry = ocb->cost_ns - min_t(u32, ocb->cost_ns,
-					     airfair_affine_ns(&sta->costs.ack,
-							       qdisc_pkt_len(old)));
+		carry = airfair_ack_upload_ns(&sta->costs, old);
 		cb->cost_ns = min_t(u64, (u64)cb->cost_ns + carry, U32_MAX);
 		cb->acks_merged = ocb->acks_merged + 1;
 

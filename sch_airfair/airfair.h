@@ -89,6 +89,19 @@ static inline struct airfair_skb_cb *airfair_cb(const struct sk_buff *skb)
 	return (struct airfair_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
+/*
+ * The part of a queued pure ACK's charge that is an upload flow's data (Eq. 9,
+ * plus what the ACK filter moved onto it), not the ACK's own airtime.
+ */
+static inline u32 airfair_ack_upload_ns(const struct airfair_sta_costs *c,
+					const struct sk_buff *skb)
+{
+	u32 cost = airfair_cb(skb)->cost_ns;
+
+	return cost - min_t(u32, cost, airfair_affine_ns(&c->ack,
+							 qdisc_pkt_len(skb)));
+}
+
 struct airfair_flow {
 	struct sk_buff *head;
 	struct sk_buff *tail;

@@ -124,10 +124,8 @@ static void airfair_codel_drop(struct sk_buff *skb, void *ctx)
 	 * over the air: dropping the ACK does not give that airtime back.
 	 */
 	if (cb->pkt_class == AIRFAIR_PKT_TCP_ACK)
-		airfair_charge(q, q->dq_sta, cb->cost_ns -
-			       min_t(u32, cb->cost_ns,
-				     airfair_affine_ns(&q->dq_sta->costs.ack,
-						       qdisc_pkt_len(skb))));
+		airfair_charge(q, q->dq_sta,
+			       airfair_ack_upload_ns(&q->dq_sta->costs, skb));
 	q->drop_aqm++;
 	q->dq_sta->drops++;
 	kfree_skb(skb);
