@@ -25,6 +25,7 @@
 #define AIRFAIR_WEIGHT_MAX	1024
 #define AIRFAIR_DEFAULT_MSS	1448
 #define AIRFAIR_FLOW_RECENT	(10 * HZ)	/* stats count flows seen this recently */
+#define AIRFAIR_RTT_REF_US	50000	/* a TCP flow's RTT until one is measured */
 
 /* What a packet is, as far as airtime is concerned. */
 enum airfair_pkt_class {
@@ -66,6 +67,7 @@ struct airfair_config {
 	u32 sta_timeout_ms;
 	u8 ampdu;
 	u32 pending_limit_us;	/* 0 = no limit */
+	u8 upload;		/* enum airfair_upload */
 };
 
 /*
@@ -166,6 +168,9 @@ struct airfair_rtt_ent {
 	 * -> AP. The flow's RTT is their sum.
 	 */
 	struct airfair_wmin half[2];
+	/* Upload data received since the flow's last egress packet. */
+	u32 up_frames;
+	u32 up_bytes;
 };
 
 struct airfair_rtt {
@@ -176,6 +181,13 @@ struct airfair_rtt {
 	u32 untracked;			/* new flows that found no room */
 	bool hooked;
 	struct packet_type pt[2];	/* IPv4 and IPv6 receive on the qdisc's device */
+};
+
+/* A flow's upload data as the receive hook counted it (rtt.c). */
+struct airfair_upload_seen {
+	bool tracked;			/* the flow has a record */
+	u32 frames;
+	u32 bytes;			/* L3, headers of every frame included */
 };
 
 /* TCP options the estimator and the classifier use. */
@@ -214,6 +226,7 @@ struct airfair_sta {
 	u64 airtime_ns;
 	u64 packets;
 	u64 bytes;
+	u64 upload_frames;		/* observed upload data charged */
 	u32 drops;
 
 	struct list_head new_flows;
@@ -291,7 +304,8 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 u32 airfair_flow_cost(const struct airfair_sched *q,
 		      const struct airfair_sta *sta,
 		      const struct airfair_flow *flow,
-		      const struct sk_buff *skb, u8 pkt_class);
+		      const struct sk_buff *skb, u8 pkt_class,
+		      const struct airfair_upload_seen *up);
 
 /* ackfilter.c */
 bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
@@ -305,7 +319,8 @@ int airfair_rtt_init(struct Qdisc *sch, u32 max_stations);
 void airfair_rtt_destroy(struct Qdisc *sch);
 u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
 		       const struct tcphdr *th,
-		       const struct airfair_tcp_opts *o, u8 *weight);
+		       const struct airfair_tcp_opts *o, u8 *weight,
+		       struct airfair_upload_seen *up);
 
 /* hook.c: the optional mac80211 TX report hook (docs/mac80211-hook.md) */
 void airfair_hook_init(void);

@@ -136,6 +136,11 @@ static void airfair_learn_delack(struct airfair_flow *flow, u32 ack_seq)
 		flow->last_ack_seq = ack_seq;
 }
 
+/*
+ * The packet's flow; its class, hash and cost in its cb. With upload
+ * observed, the cost includes the flow's upload data the receive path counted
+ * since the flow's previous packet.
+ */
 struct airfair_flow *airfair_classify(struct airfair_sched *q,
 				      struct airfair_sta *sta,
 				      struct sk_buff *skb)
@@ -143,6 +148,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	struct airfair_skb_cb *cb = airfair_cb(skb);
 	u8 pkt_class = AIRFAIR_PKT_OTHER, kind = AIRFAIR_FLOW_OTHER;
 	const struct tcphdr *th = NULL;
+	struct airfair_upload_seen up = {};
 	struct airfair_tcp_opts opts;
 	struct airfair_flow *flow;
 	struct flow_keys keys;
@@ -170,7 +176,10 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	if (th) {
 		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
 		flow->rtt_us = airfair_rtt_egress(q, hash, th, &opts,
-						  &flow->rtt_weight);
+						  &flow->rtt_weight,
+						  q->cfg.upload ==
+						  AIRFAIR_UPLOAD_OBSERVED ?
+						  &up : NULL);
 		if (th->syn) {
 			u16 mss = opts.mss;
 
@@ -190,14 +199,16 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	cb->acks_merged = 0;
 	cb->hash = hash;
 	cb->thoff = keys.control.thoff;
-	cb->cost_ns = airfair_flow_cost(q, sta, flow, skb, pkt_class);
+	cb->cost_ns = airfair_flow_cost(q, sta, flow, skb, pkt_class, &up);
+	sta->upload_frames += up.frames;
 	return flow;
 }
 
 u32 airfair_flow_cost(const struct airfair_sched *q,
 		      const struct airfair_sta *sta,
 		      const struct airfair_flow *flow,
-		      const struct sk_buff *skb, u8 pkt_class)
+		      const struct sk_buff *skb, u8 pkt_class,
+		      const struct airfair_upload_seen *up)
 {
 	const struct airfair_sta_costs *c = &sta->costs;
 	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
@@ -220,8 +231,14 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 	len = len > segs * ETH_HLEN ? len - segs * ETH_HLEN : 0;
 	/* A GSO packet becomes segs frames: each pays the fixed part once. */
 	cost = (u64)a->a_ns * segs + (((u64)a->b_ns256 * len) >> 8);
-	/* Eq. 9: an upload flow's ACK stands for the d data frames it acknowledges. */
-	if (pkt_class == AIRFAIR_PKT_TCP_ACK && flow->dir == AIRFAIR_DIR_UP)
+	/*
+	 * The flow's upload data: as the receive path counted it, else (chen-yan
+	 * Eq. 9) the d data frames an upload flow's ACK acknowledges.
+	 */
+	if (up->tracked)
+		cost += (u64)c->data.a_ns * up->frames +
+			(((u64)c->data.b_ns256 * up->bytes) >> 8);
+	else if (pkt_class == AIRFAIR_PKT_TCP_ACK && flow->dir == AIRFAIR_DIR_UP)
 		cost += ((u64)flow->delack_x256 * c->up_data_ns) >> 8;
 	return min_t(u64, cost, U32_MAX);
 }

@@ -44,6 +44,7 @@ static const struct airfair_config airfair_defaults = {
 	.max_stations = 128,
 	.sta_timeout_ms = 60000,
 	.ampdu = 1,
+	.upload = AIRFAIR_UPLOAD_OBSERVED,
 };
 
 #define AIRFAIR_DEFAULT_PHY	AIRFAIR_PHY_11N_5G
@@ -74,7 +75,7 @@ static struct sk_buff *flow_queue_pop(struct airfair_flow *flow)
 
 /* Account for a packet leaving a flow's queue, whatever becomes of it. */
 void airfair_unqueued(struct Qdisc *sch, struct airfair_sta *sta,
-			     struct airfair_flow *flow, struct sk_buff *skb)
+		      struct airfair_flow *flow, struct sk_buff *skb)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
 	u32 len = qdisc_pkt_len(skb);
@@ -362,6 +363,21 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 	return skb;
 }
 
+/*
+ * A station whose last packet has left: take its flows off the schedule now,
+ * as DRR would on finding them empty, instead of leaving them for the next
+ * dequeue to walk past. Its next packets start new (sparse) flows.
+ */
+static void airfair_sta_drained(struct airfair_sta *sta)
+{
+	struct airfair_flow *flow, *tmp;
+
+	list_for_each_entry_safe(flow, tmp, &sta->new_flows, chain)
+		list_del_init(&flow->chain);
+	list_for_each_entry_safe(flow, tmp, &sta->old_flows, chain)
+		list_del_init(&flow->chain);
+}
+
 /* Grant airtime at the configured share of real time; false: wait. */
 static bool airfair_meter_allows(struct Qdisc *sch)
 {
@@ -457,6 +473,7 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	sta->packets++;
 	sta->bytes += qdisc_pkt_len(skb);
 	if (!sta->qlen) {
+		airfair_sta_drained(sta);
 		q->cur = NULL;
 	} else if (q->cur_used >= (u64)q->cfg.quantum_us * NSEC_PER_USEC) {
 		q->cur = NULL;
@@ -575,6 +592,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_STATION]	    = NLA_POLICY_NESTED(airfair_sta_policy),
 	[TCA_AIRFAIR_AMPDU]	    = NLA_POLICY_RANGE(NLA_U8, 1, AIRFAIR_MAX_AMPDU),
 	[TCA_AIRFAIR_PENDING_LIMIT] = { .type = NLA_U32 },
+	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
 };
 
 /*
@@ -612,12 +630,14 @@ static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
 		return -EINVAL;
 	}
 	v = t->sifs_us;
-	err = airfair_get_u32(tb[TCA_AIRFAIR_SIFS], 1, 1000, &v, "sifs out of range (1-1000 us)", extack);
+	err = airfair_get_u32(tb[TCA_AIRFAIR_SIFS], 1, 1000, &v,
+			      "sifs out of range (1-1000 us)", extack);
 	if (err)
 		return err;
 	t->sifs_us = v;
 	v = t->slot_us;
-	err = airfair_get_u32(tb[TCA_AIRFAIR_SLOT], 1, 1000, &v, "slot out of range (1-1000 us)", extack);
+	err = airfair_get_u32(tb[TCA_AIRFAIR_SLOT], 1, 1000, &v,
+			      "slot out of range (1-1000 us)", extack);
 	if (err)
 		return err;
 	t->slot_us = v;
@@ -701,6 +721,8 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 		c->ecn = nla_get_u8(tb[TCA_AIRFAIR_ECN]);
 	if (tb[TCA_AIRFAIR_AMPDU])
 		c->ampdu = nla_get_u8(tb[TCA_AIRFAIR_AMPDU]);
+	if (tb[TCA_AIRFAIR_UPLOAD])
+		c->upload = nla_get_u8(tb[TCA_AIRFAIR_UPLOAD]);
 	return 0;
 }
 
@@ -984,7 +1006,8 @@ static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_AIRFAIR_MAX_STATIONS, c->max_stations) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_STA_TIMEOUT, c->sta_timeout_ms) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_AMPDU, c->ampdu) ||
-	    nla_put_u32(skb, TCA_AIRFAIR_PENDING_LIMIT, c->pending_limit_us))
+	    nla_put_u32(skb, TCA_AIRFAIR_PENDING_LIMIT, c->pending_limit_us) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_UPLOAD, c->upload))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -1186,6 +1209,8 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			      TCA_AIRFAIR_CSTATS_PAD) ||
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_BYTES, sta->bytes,
 			      TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES,
+			      sta->upload_frames, TCA_AIRFAIR_CSTATS_PAD) ||
 	    (expected &&
 	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT, expected)) ||
 	    (hook_pending &&

@@ -70,13 +70,13 @@
 #include <net/tcp.h>
 #include "airfair.h"
 
-#define AIRFAIR_RTT_REF_US	50000
 #define AIRFAIR_RTT_WIN		(10 * HZ)	/* windowed minimum */
 #define AIRFAIR_RTT_MAX_NS	(5 * NSEC_PER_SEC)	/* longer: no sample */
 #define AIRFAIR_RTT_IDLE	(2 * HZ)	/* a record this idle may be reused */
 #define AIRFAIR_RTT_PER_STA	8
 #define AIRFAIR_RTT_MIN_ENTS	256
 #define AIRFAIR_RTT_MAX_ENTS	32768
+#define AIRFAIR_UPLOAD_TAKE_MAX	16	/* frames one egress packet is charged */
 
 enum {
 	AIRFAIR_HS_NONE,
@@ -243,54 +243,98 @@ static void airfair_rtt_tstamp(struct airfair_rtt *r, struct airfair_rtt_ent *e,
 }
 
 /*
- * Account one TCP packet; the flow's RTT estimate in us, 0 if none yet, and
- * its weight (the samples behind the weaker half) in *@weight if not NULL.
+ * Account one TCP packet; the flow's record, NULL if it has none.
  * Called with r->lock held.
  */
-static u32 airfair_rtt_track(struct airfair_rtt *r, u32 hash,
-			     const struct tcphdr *th,
-			     const struct airfair_tcp_opts *o, int dir, bool add,
-			     u8 *weight)
+static struct airfair_rtt_ent *airfair_rtt_track(struct airfair_rtt *r,
+						 u32 hash,
+						 const struct tcphdr *th,
+						 const struct airfair_tcp_opts *o,
+						 int dir, bool add)
 {
 	unsigned long now = jiffies;
 	struct airfair_rtt_ent *e;
 	u64 ns = ktime_get_ns();
-	u32 rtt = 0;
 
 	e = airfair_rtt_find(r, hash, add, now);
-	if (e) {
-		e->last_seen = now;
-		if (th->syn || e->hs_state != AIRFAIR_HS_DONE)
-			airfair_rtt_handshake(r, e, th, dir, ns, now);
-		if (o->ts)
-			airfair_rtt_tstamp(r, e, th, o, dir, ns, now);
-		rtt = airfair_rtt_of(e);
-		if (weight)
-			*weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
-				      e->nr_samples[AIRFAIR_RTT_INGRESS]);
-	} else if (weight) {
-		*weight = 0;
-	}
-	return rtt;
+	if (!e)
+		return NULL;
+	e->last_seen = now;
+	if (th->syn || e->hs_state != AIRFAIR_HS_DONE)
+		airfair_rtt_handshake(r, e, th, dir, ns, now);
+	if (o->ts)
+		airfair_rtt_tstamp(r, e, th, o, dir, ns, now);
+	return e;
 }
 
-/* Called from enqueue, under the root lock. */
+/*
+ * Hand the upload data counted for a flow over to its egress packet, at most
+ * AIRFAIR_UPLOAD_TAKE_MAX frames (bytes in proportion); the rest waits for the
+ * flow's next packets. A sender that got far ahead of its ACKs (a large window
+ * drained at once) then has its airtime charged over several ACKs instead of
+ * one: no single packet costs more than a bounded turn (docs/qdisc.md, Bound).
+ */
+static void airfair_upload_take(struct airfair_rtt_ent *e,
+				struct airfair_upload_seen *up)
+{
+	u32 n = min_t(u32, e->up_frames, AIRFAIR_UPLOAD_TAKE_MAX);
+	u32 bytes = e->up_bytes;
+
+	if (n < e->up_frames)
+		bytes = div_u64((u64)bytes * n, e->up_frames);
+	up->tracked = true;
+	up->frames = n;
+	up->bytes = bytes;
+	e->up_frames -= n;
+	e->up_bytes -= bytes;
+}
+
+/*
+ * Called from enqueue, under the root lock: the flow's RTT estimate in us (0 if
+ * none yet) and its weight (the samples behind the weaker half). With @up, also
+ * hands over the upload data received for the flow since its last egress
+ * packet; up->tracked is false if the flow has no record to count it in.
+ */
 u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
 		       const struct tcphdr *th,
-		       const struct airfair_tcp_opts *o, u8 *weight)
+		       const struct airfair_tcp_opts *o, u8 *weight,
+		       struct airfair_upload_seen *up)
 {
 	struct airfair_rtt *r = &q->rtt;
-	u32 rtt;
+	struct airfair_rtt_ent *e;
+	u32 rtt = 0;
 
 	*weight = 0;
+	if (up)
+		memset(up, 0, sizeof(*up));
 	if (!r->ents)
 		return 0;
 	/* Enqueue runs with BHs off already; _bh states what the lock needs. */
 	spin_lock_bh(&r->lock);
-	rtt = airfair_rtt_track(r, hash, th, o, AIRFAIR_RTT_EGRESS, true,
-				weight);
+	e = airfair_rtt_track(r, hash, th, o, AIRFAIR_RTT_EGRESS, true);
+	if (e) {
+		rtt = airfair_rtt_of(e);
+		*weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
+			      e->nr_samples[AIRFAIR_RTT_INGRESS]);
+		if (up)
+			airfair_upload_take(e, up);
+	}
 	spin_unlock_bh(&r->lock);
 	return rtt;
+}
+
+/*
+ * Upload data the AP received: its frames and their L3 bytes, a GRO packet
+ * counted as the segments it was made of, each with its own headers.
+ */
+static void airfair_upload_add(struct airfair_rtt_ent *e,
+			       const struct sk_buff *skb, u32 hdr)
+{
+	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	u64 bytes = (u64)skb->len + (u64)(segs - 1) * hdr;
+
+	e->up_frames = min_t(u64, (u64)e->up_frames + segs, U32_MAX);
+	e->up_bytes = min_t(u64, e->up_bytes + bytes, U32_MAX);
 }
 
 /*
@@ -302,10 +346,11 @@ static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 {
 	struct airfair_rtt *r = pt->af_packet_priv;
 	struct airfair_tcp_opts opts;
+	struct airfair_rtt_ent *e;
 	const struct tcphdr *th;
 	struct flow_keys keys;
 	struct tcphdr _th;
-	u32 hash;
+	u32 hash, hdr;
 
 	/* Only what the AP receives for itself or forwards, as the stack does. */
 	if (skb->pkt_type == PACKET_OTHERHOST || skb->pkt_type == PACKET_LOOPBACK)
@@ -318,9 +363,12 @@ static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 	if (!th || th->doff < sizeof(*th) / 4)
 		goto out;
 	airfair_tcp_options(skb, th, keys.control.thoff, &opts);
+	hdr = keys.control.thoff + th->doff * 4;
 	spin_lock(&r->lock);
-	airfair_rtt_track(r, hash, th, &opts, AIRFAIR_RTT_INGRESS,
-			  th->syn && !th->ack, NULL);
+	e = airfair_rtt_track(r, hash, th, &opts, AIRFAIR_RTT_INGRESS,
+			      th->syn && !th->ack);
+	if (e && skb->len > hdr)
+		airfair_upload_add(e, skb, hdr);
 	spin_unlock(&r->lock);
 out:
 	consume_skb(skb);

@@ -43,6 +43,11 @@ static const char * const af_model_names[__AIRFAIR_MODEL_MAX] = {
 	[AIRFAIR_MODEL_NAIVE]	= "naive",
 };
 
+static const char * const af_upload_names[__AIRFAIR_UPLOAD_MAX] = {
+	[AIRFAIR_UPLOAD_OBSERVED]	= "observed",
+	[AIRFAIR_UPLOAD_ESTIMATED]	= "estimated",
+};
+
 static const char * const af_source_names[__AIRFAIR_SRC_MAX] = {
 	[AIRFAIR_SRC_DEFAULT]	= "default",
 	[AIRFAIR_SRC_STATIC]	= "static",
@@ -80,6 +85,7 @@ static void explain(void)
 "                   [ aifsn VO VI BE BK ] [ retries N ] [ basic-rate RATE ]\n"
 "                   [ limit PACKETS ] [ memlimit BYTES ]\n"
 "                   [ model precise | naive ] [ utilisation PERCENT | unmetered ]\n"
+"                   [ upload observed | estimated ]\n"
 "                   [ quantum TIME ] [ delack N ] [ ampdu N ]\n"
 "                   [ ack-filter | no-ack-filter ] [ ack-prio | no-ack-prio ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
@@ -320,7 +326,7 @@ enum af_opt {	/* one "seen" bit per option, for duplicates */
 	O_BASIC_RATE, O_LIMIT, O_MEMLIMIT, O_MODEL, O_UTIL, O_QUANTUM,
 	O_DELACK, O_ACK_FILTER, O_ACK_PRIO, O_TLAS, O_RTT_BUFFER, O_TARGET,
 	O_INTERVAL, O_ECN, O_MAX_STATIONS, O_STA_TIMEOUT, O_AMPDU,
-	O_PENDING_LIMIT, O_NUM
+	O_PENDING_LIMIT, O_UPLOAD, O_NUM
 };
 
 struct af_cmd {
@@ -798,6 +804,14 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				      __AIRFAIR_MODEL_MAX);
 			if (m < 0 || af_set(&c, O_MODEL, kw, m))
 				goto out;
+		} else if (!strcmp(kw, "upload")) {
+			int m;
+
+			AF_VALUE();
+			m = af_lookup(kw, *argv, af_upload_names,
+				      __AIRFAIR_UPLOAD_MAX);
+			if (m < 0 || af_set(&c, O_UPLOAD, kw, m))
+				goto out;
 		} else if (!strcmp(kw, "unmetered")) {
 			if (af_set(&c, O_UTIL, "unmetered", 0))
 				goto out;
@@ -944,6 +958,7 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			{ O_STA_TIMEOUT,  TCA_AIRFAIR_STA_TIMEOUT,   32 },
 			{ O_AMPDU,	  TCA_AIRFAIR_AMPDU,	      8 },
 			{ O_PENDING_LIMIT, TCA_AIRFAIR_PENDING_LIMIT, 32 },
+			{ O_UPLOAD,	  TCA_AIRFAIR_UPLOAD,	      8 },
 		};
 		size_t k;
 
@@ -1265,6 +1280,12 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_string(PRINT_ANY, "model", "model %s ",
 			     m < __AIRFAIR_MODEL_MAX ? af_model_names[m] : "unknown");
 	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_UPLOAD], 1)) {
+		__u8 m = rta_getattr_u8(tb[TCA_AIRFAIR_UPLOAD]);
+
+		print_string(PRINT_ANY, "upload", "upload %s ",
+			     m < __AIRFAIR_UPLOAD_MAX ? af_upload_names[m] : "unknown");
+	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_UTILISATION], 2)) {
 		__u16 u = rta_getattr_u16(tb[TCA_AIRFAIR_UTILISATION]);
 
@@ -1565,6 +1586,9 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_BYTES], 8))
 		print_u64(PRINT_ANY, "bytes", " %llub",
 			  af_u64(tb[TCA_AIRFAIR_CSTATS_BYTES]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES], 8))
+		print_u64(PRINT_ANY, "upload_frames", " upload %llu frames",
+			  af_u64(tb[TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES]));
 }
 
 static int airfair_print_xstats(struct qdisc_util *qu, FILE *f,

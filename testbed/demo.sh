@@ -70,7 +70,7 @@ for dir in $DIRS; do
 		fi
 		fair_table "$q" "$dir"
 		SUMMARY[$q/$dir]="$FAIR_JAIN  $FAIR_JAIN_CY  $(printf '%6s %6s %6s' "${FAIR_SHARE[1]}" "${FAIR_SHARE[2]}" "${FAIR_SHARE[3]}")  $(printf '%6s' "$FAIR_TOTAL")"
-		case $q in airfair*) tc -s qdisc show dev "$AP_IF" | sed -n '1,6s/^/  tc: /p' ;; esac
+		case $q in airfair*) sed -n '1,6s/^/  tc: /p' <<< "$FAIR_TC_STATS" ;; esac
 	done
 done
 

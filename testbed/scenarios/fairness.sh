@@ -8,13 +8,16 @@
 #   fair_warmup SECS            TCP both ways so minstrel settles; rates sampled meanwhile
 #   fair_read_rates             FAIR_RATE_DN[i] (AP->sta) and FAIR_RATE_UP[i] (sta->AP), Mbit/s
 #   fair_set_qdisc Q            pfifo | fq_codel | airfair[-precise] | airfair-naive |
-#                               airfair-static | airfair-pending | other. airfair and airfair-naive take each
+#                               airfair-estimated | airfair-static | airfair-pending | other.
+#                               airfair-estimated: upload ACKs charged d data frames (Eq. 9)
+#                               instead of the data observed. airfair and airfair-naive take each
 #                               station's rate and loss live from the mac80211 hook if the
 #                               running mac80211 has it, else from airfair-feeder (nl80211);
 #                               airfair-static gets the warm-up's rates, loss 0 (tc only);
 #                               airfair-pending: unmetered, backpressure from the hook's
 #                               pending airtime (pending-limit), needs the patched mac80211
 #   fair_run Q DIR SECS         TCP to/from all stations at once; fills FAIR_* results
+#   fair_quiesce                wait until no station has data to the server outstanding
 #   fair_table Q DIR SECS       prints the per-station table of the last fair_run
 #
 # Environment (all optional; AIRFAIR_* pass into the VM):
@@ -115,6 +118,28 @@ fair_warmup() {
 		wait "$pid"	# not a bare wait: the medium daemon is a background job too
 	done
 	fair_read_rates
+	fair_quiesce
+}
+
+# fair_quiesce: wait (at most 30 s) until no station socket to the server holds data that is
+# unsent or unacknowledged. iperf3 ends a test while the senders' buffers still hold data
+# (a window grown on held-back ACKs), and that tail must not overlap the next run: under
+# airfair its ACKs and their upload charges would hold up the next run's handshakes. The
+# root qdisc becomes pfifo for the drain. FAIR_QUIESCE_S: seconds it took.
+fair_quiesce() {
+	local t0=$EPOCHREALTIME i left
+	tc qdisc replace dev "$AP_IF" root pfifo limit 1000 > /dev/null 2>&1
+	while :; do
+		left=0
+		for ((i = 1; i <= FAIR_NSTA; i++)); do
+			left=$((left + $(ip netns exec "$(sta_ns "$i")" ss -tnH dst "$SERVER_IP" 2>/dev/null |
+				awk '{s += $3} END{print s + 0}')))
+		done
+		[ "$left" = 0 ] && break
+		awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{exit !(b - a > 30)}' && break
+		sleep 0.5
+	done
+	FAIR_QUIESCE_S=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}')
 }
 
 # fair_sample_rates [down|up]: the AP's TX rates (down), the stations' (up), or both. Only
@@ -149,7 +174,7 @@ fair_stop_feeder() {
 
 # Install root qdisc Q on the AP. On failure prints why and returns 1.
 fair_set_qdisc() {
-	local q=$1 out model src
+	local q=$1 out model upload src
 	FAIR_QNOTE=""
 	fair_stop_feeder
 	case $q in
@@ -162,9 +187,10 @@ fair_set_qdisc() {
 			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
 		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $FAIR_AIRFAIR_OPTS, rate and loss live from the mac80211 hook" ;;
-	airfair|airfair-precise|airfair-naive|airfair-static)
+	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-static)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
-		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model \
+		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
+		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model upload $upload \
 			utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS 2>&1) || { echo "airfair model $model: $out"; return 1; }
 		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 			src="rate and loss live from the mac80211 hook"
@@ -178,7 +204,7 @@ fair_set_qdisc() {
 				{ echo "airfair station rates: $out"; return 1; }
 			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
 		fi
-		FAIR_QNOTE="model $model, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src" ;;
+		FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src" ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q 2>&1) ;;
 	esac
 	[ $? = 0 ] || { echo "$q: $(head -n 1 <<< "$out")"; return 1; }
@@ -205,6 +231,7 @@ fair_medium_read() {	# FILE
 #   FAIR_EST[i]    airfair's own accounting share % (airfair only)
 #   FAIR_JAIN      Jain's index over FAIR_AIR;  FAIR_BUSY channel busy %;  FAIR_TOTAL Mbit/s
 #   FAIR_JAIN_CY   the same with each frame's AIFS + backoff counted (chen-yan's airtime)
+#   FAIR_TC_STATS  `tc -s qdisc show` of the root qdisc at the end of the run
 #   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / below it: the AP radio's queue
 #                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
 #                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
@@ -240,6 +267,8 @@ fair_run() {
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
 	wait "${pids[@]}" 2>/dev/null
+	FAIR_TC_STATS=$(tc -s qdisc show dev "$AP_IF")
+	fair_quiesce
 	if [ -n "${AIRFAIR_DEMO_SAVE:-}" ]; then	# keep the raw data (a directory in the repo)
 		mkdir -p "$AIRFAIR_DEMO_SAVE"
 		for i in m0 m1 c0 c1 iperf-sta1 iperf-sta2 iperf-sta3 rate-samples medium.conf; do

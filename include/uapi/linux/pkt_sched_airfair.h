@@ -81,6 +81,15 @@ enum airfair_model {
 	__AIRFAIR_MODEL_MAX
 };
 
+/* What an upload flow's ACK is charged for the station's data it acknowledges. */
+enum airfair_upload {
+	AIRFAIR_UPLOAD_OBSERVED,	/* the data frames the AP received since the
+					 * flow's previous ACK (receive path)
+					 */
+	AIRFAIR_UPLOAD_ESTIMATED,	/* the flow's learned d data frames (chen-yan Eq. 9) */
+	__AIRFAIR_UPLOAD_MAX
+};
+
 /* Where a station's rate and loss come from; a higher value wins. */
 enum airfair_source {
 	AIRFAIR_SRC_DEFAULT,	/* the PHY preset's basic rate, no loss */
@@ -122,6 +131,7 @@ enum {
 	TCA_AIRFAIR_PENDING_LIMIT,	/* u32: us of air the PHY may have pending below
 					 * the qdisc (mac80211 hook); 0 = no limit
 					 */
+	TCA_AIRFAIR_UPLOAD,		/* u8: enum airfair_upload */
 	__TCA_AIRFAIR_MAX
 };
 #define TCA_AIRFAIR_MAX (__TCA_AIRFAIR_MAX - 1)
@@ -196,6 +206,9 @@ enum {
 	TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,	/* u32: the same for the whole PHY */
 	TCA_AIRFAIR_CSTATS_RTT_US,		/* u32: mean RTT estimate of recent TCP flows
 						 * (sample-weighted), us; 0 none
+						 */
+	TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES,	/* u64: TCP data frames received from the
+						 * station and charged to it (upload observed)
 						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
