@@ -76,7 +76,7 @@
 #define AIRFAIR_RTT_PER_STA	8
 #define AIRFAIR_RTT_MIN_ENTS	256
 #define AIRFAIR_RTT_MAX_ENTS	32768
-#define AIRFAIR_UPLOAD_TAKE_MAX	16	/* frames one egress packet is charged */
+#define AIRFAIR_UPLOAD_TAKE_MAX	64	/* frames one egress packet is charged */
 
 enum {
 	AIRFAIR_HS_NONE,

@@ -16,7 +16,7 @@ require_root
 require_cmd tc ip iperf3 jq
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
-ktap_set_plan 12
+ktap_set_plan 13
 veth_setup 3 || ktap_skip_all "cannot build the veth/macvlan topology"
 
 check() {	# check NAME CONDITION-COMMAND...
@@ -51,7 +51,7 @@ check "TCP download flows through, station 1 counted ($pk1 pkts, tcp_down flows 
 	test "${pk1:-0}" -gt 100 -a "${tcpdown:-0}" -ge 1
 # Read the flow table mid-transfer, as for UDP below: once the upload ends, its bucket can
 # go to iperf3's control connection (1 in 32), which CI saw once (tcp_up flows 0).
-af_iperf 2 tcp-up 3 > "$TMPD/up" &
+AF_IPERF_JSON=$TMPD/up.json af_iperf 2 tcp-up 3 > "$TMPD/up" &
 sleep 2
 tc -j -s class show dev $DEV 2>/dev/null | grep '^{' > "$TMPD/up-cls"
 wait $!
@@ -60,14 +60,28 @@ tcpup=$(jq -s --arg m "$(sta_mac 2)" '[.[] | (.station // .) | select(.addr == $
 delack=$(jq -s -r --arg m "$(sta_mac 2)" '[.[] | (.station // .) | select(.addr == $m)][0].delack // 0' "$TMPD/up-cls")
 log "tcp upload from station 2: $up Mbit/s, tcp_up flows $tcpup, learned d $delack"
 check "TCP upload: the AP's ACK flow is inferred as upload" test "${tcpup:-0}" -ge 1
+# upload observed (default): the receive hook counts the station's data segments and they
+# are charged to it; the count must match what the station sent (1448-byte segments; the
+# sender's buffer drains after iperf3's timer, so what it wrote, not its 3-s rate)
+sleep 1
+upf=$(sta_field $DEV "$(sta_mac 2)" upload_frames)
+segs=$(jq '(.end.sum_sent.bytes // 0) / 1448 | round' "$TMPD/up.json")
+log "upload frames charged to station 2: $upf; the station sent $segs segments' worth"
+check "upload observed: frames charged ($upf) = segments sent ($segs) within 15%" \
+	awk -v f="${upf:-0}" -v s="$segs" 'BEGIN { exit !(s > 100 && f >= 0.85 * s && f <= 1.15 * s) }'
 # Read the flow table while the UDP flow has a backlog: once it drains, its bucket goes to
 # the next flow hashed there (1 in 32: iperf3's own TCP control connection).
+# Poll: the stream starts after iperf3's control exchange, later on a loaded guest.
 af_iperf 3 udp-down 3 20M > "$TMPD/udp" &
-sleep 1.5
-tc -j -s class show dev $DEV 2>/dev/null | grep '^{' > "$TMPD/udp-cls"
-wait $!
+pid=$!
+for _ in $(seq 12); do
+	sleep 0.4
+	udpf=$(tc -j -s class show dev $DEV 2>/dev/null | grep '^{' | jq -s --arg m "$(sta_mac 3)" \
+		'[.[] | (.station // .) | select(.addr == $m)][0].flows.udp // 0')
+	[ "${udpf:-0}" -ge 1 ] && break
+done
+wait $pid
 udp=$(cat "$TMPD/udp")
-udpf=$(jq -s --arg m "$(sta_mac 3)" '[.[] | (.station // .) | select(.addr == $m)][0].flows.udp' "$TMPD/udp-cls")
 check "UDP download counted as a UDP flow of station 3 ($udp Mbit/s)" test "${udpf:-0}" -ge 1
 
 # 3. metering: a station pinned at 6 Mbit/s cannot get more than 6 Mbit/s of air

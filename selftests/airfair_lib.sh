@@ -48,7 +48,8 @@ veth_cleanup() {
 }
 
 # iperf3 client from the root namespace to station I: MODE is tcp-down (AP sends),
-# tcp-up (station sends, -R) or udp-down; prints goodput in Mbit/s.
+# tcp-up (station sends, -R) or udp-down; prints goodput in Mbit/s (iperf3's JSON also to
+# $AF_IPERF_JSON if set).
 af_iperf() {
 	local i=$1 mode=$2 secs=$3 args=()
 	case $mode in
@@ -59,7 +60,7 @@ af_iperf() {
 	# bounded: a client whose control connection loses its last messages (the tests
 	# delete the qdisc under traffic) can otherwise wait minutes for the server's results
 	timeout -k 5 $((secs + 30)) iperf3 -c "$(sta_addr "$i")" -p $((5200 + i)) -t "$secs" -J \
-		--connect-timeout 5000 "${args[@]}" 2>/dev/null |
+		--connect-timeout 5000 "${args[@]}" 2>/dev/null | tee "${AF_IPERF_JSON:-/dev/null}" |
 		jq -r '((.end.sum_received.bits_per_second // .end.sum.bits_per_second // 0) / 1e6 * 100 | round) / 100'
 }
 
