@@ -10,9 +10,11 @@
 #
 # Environment (vm/run.sh passes AIRFAIR_* into the guest):
 #   AIRFAIR_DEMO_SECONDS     measured seconds per run (20), after AIRFAIR_DEMO_OMIT (3)
-#   AIRFAIR_DEMO_QDISCS      ("pfifo fq_codel airfair-naive airfair airfair-pending")
-#                            airfair = model precise, metered; airfair-pending = unmetered with
-#                            the mac80211 hook's backpressure (download only; needs the hook)
+#   AIRFAIR_DEMO_QDISCS      ("pfifo fq_codel airfair-naive airfair-estimated airfair airfair-pending")
+#                            airfair = model precise, upload observed, metered;
+#                            airfair-estimated = upload ACKs charged d frames (Eq. 9; upload
+#                            only); airfair-pending = unmetered with the mac80211 hook's
+#                            backpressure (download only; needs the hook)
 #   AIRFAIR_DEMO_DIRECTIONS  ("down up")
 #   AIRFAIR_MEDIUM_K, AIRFAIR_DEMO_MEDIUM_CONF, AIRFAIR_MEDIUM_CMD, AIRFAIR_DEMO_UTILISATION,
 #   AIRFAIR_DEMO_DELAY_MS, AIRFAIR_DEMO_SEED: see testbed/scenarios/fairness.sh
@@ -24,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/scenarios/fairness.sh"
 
 SECS=${DEMO_SECONDS:-${AIRFAIR_DEMO_SECONDS:-20}}
-QDISCS=${DEMO_QDISCS:-${AIRFAIR_DEMO_QDISCS:-pfifo fq_codel airfair-naive airfair airfair-pending}}
+QDISCS=${DEMO_QDISCS:-${AIRFAIR_DEMO_QDISCS:-pfifo fq_codel airfair-naive airfair-estimated airfair airfair-pending}}
 DIRS=${DEMO_DIRECTIONS:-${AIRFAIR_DEMO_DIRECTIONS:-down up}}
 
 say() { printf '%s\n' "$*"; }
@@ -58,6 +60,10 @@ for dir in $DIRS; do
 		if [[ $q == airfair* ]] && [ -n "$airfair_err" ]; then
 			say "skipped: $airfair_err"; SUMMARY[$q/$dir]="skipped"; continue
 		fi
+		if [ "$q" = airfair-estimated ] && [ "$dir" = down ]; then
+			say "skipped: the upload charge is all it changes; downloads run as airfair"
+			SUMMARY[$q/$dir]="skipped"; continue
+		fi
 		if [ "$q" = airfair-pending ] && [ "$dir" = up ]; then
 			say "skipped: the AP's pending airtime holds only the uploads' ACKs; uploads are held back by the meter (airfair)"
 			SUMMARY[$q/$dir]="skipped"; continue
@@ -78,10 +84,10 @@ say ""
 say "== summary: Jain's index over the medium's ground-truth airtime (1.0 = equal; 1/3 = one station has it all) =="
 say "   Jain: busy air (frames, SIFS, ACKs, collisions, losses); +backoff: with each frame's AIFS + backoff"
 say "   (chen-yan's airtime); shares and goodput (simulated Mbit/s) as in the tables above"
-say "  $(printf '%-15s %-5s %-7s %-7s %6s %6s %6s  %6s' qdisc dir Jain +backoff "sta1%" "sta2%" "sta3%" "Mbit/s")"
+say "  $(printf '%-18s %-5s %-7s %-7s %6s %6s %6s  %6s' qdisc dir Jain +backoff "sta1%" "sta2%" "sta3%" "Mbit/s")"
 for dir in $DIRS; do
 	for q in $QDISCS; do
-		printf '  %-15s %-5s %s\n' "$q" "$dir" "${SUMMARY[$q/$dir]}"
+		printf '  %-18s %-5s %s\n' "$q" "$dir" "${SUMMARY[$q/$dir]}"
 	done
 done
 say "demo wall time: $(elapsed) s"
