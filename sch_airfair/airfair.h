@@ -68,6 +68,7 @@ struct airfair_config {
 	u8 ampdu;
 	u32 pending_limit_us;	/* 0 = no limit */
 	u8 upload;		/* enum airfair_upload */
+	u8 upload_window;
 };
 
 /*
@@ -121,6 +122,7 @@ struct airfair_flow {
 	u32 last_ack_seq;
 	u16 mss;
 	u16 delack_x256;		/* EWMA of ACKed segments per ACK, x256 */
+	s8 wscale;			/* the AP side's window scale, -1 unknown */
 	u32 rtt_us;			/* passive RTT estimate, 0 = unknown */
 	u8 rtt_weight;			/* its weight in the station's mean */
 	unsigned long last_seen;	/* jiffies of the last packet */
@@ -193,6 +195,7 @@ struct airfair_upload_seen {
 /* TCP options the estimator and the classifier use. */
 struct airfair_tcp_opts {
 	u16 mss;			/* 0 = none */
+	s8 wscale;			/* -1 = none */
 	bool ts;
 	u32 tsval;
 	u32 tsecr;
@@ -273,7 +276,12 @@ struct airfair_sched {
 	u32 ecn_mark;
 	u32 meter_stalls;
 	u32 pending_stalls;
+	u32 window_clamps;
 	u32 sta_overflow;
+
+	/* stations that sent or received in the last AIRFAIR_BUSY_WINDOW */
+	u32 busy_weight;		/* sum of their weights, at least 1 */
+	unsigned long next_busy;	/* jiffies of the next recount */
 
 	struct airfair_rtt rtt;
 };

@@ -50,6 +50,7 @@ void airfair_tcp_options(const struct sk_buff *skb, const struct tcphdr *th,
 	int i = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->wscale = -1;
 	if (len <= 0)
 		return;
 	opt = skb_header_pointer(skb, thoff + sizeof(*th), len, buf);
@@ -81,6 +82,9 @@ void airfair_tcp_options(const struct sk_buff *skb, const struct tcphdr *th,
 			break;
 		if (kind == TCPOPT_MSS && olen == TCPOLEN_MSS) {
 			o->mss = get_unaligned_be16(&opt[i + 2]);
+		} else if (kind == TCPOPT_WINDOW &&
+			   olen == TCPOLEN_WINDOW) {
+			o->wscale = min_t(u8, opt[i + 2], TCP_MAX_WSCALE);
 		} else if (kind == TCPOPT_TIMESTAMP &&
 			   olen == TCPOLEN_TIMESTAMP) {
 			o->ts = true;
@@ -101,6 +105,7 @@ static void airfair_flow_reset(struct airfair_sched *q,
 	flow->last_ack_seq = 0;
 	flow->mss = AIRFAIR_DEFAULT_MSS;
 	flow->delack_x256 = q->cfg.delack << 8;
+	flow->wscale = -1;
 	flow->rtt_us = 0;
 	flow->rtt_weight = 0;
 	q->new_flows_seen++;
@@ -188,6 +193,13 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 				mss -= TCPOLEN_TSTAMP_ALIGNED;
 			if (mss >= 64)
 				flow->mss = mss;
+			/*
+			 * The SYN-ACK the AP passes on: the scale of the
+			 * windows it sends from now on (RFC 7323; none if the
+			 * option is absent).
+			 */
+			if (th->ack)
+				flow->wscale = max_t(s8, opts.wscale, 0);
 		} else {
 			airfair_update_dir(flow, pkt_class);
 		}

@@ -45,6 +45,7 @@ static const struct airfair_config airfair_defaults = {
 	.sta_timeout_ms = 60000,
 	.ampdu = 1,
 	.upload = AIRFAIR_UPLOAD_OBSERVED,
+	.upload_window = 1,
 };
 
 #define AIRFAIR_DEFAULT_PHY	AIRFAIR_PHY_11N_5G
@@ -169,6 +170,71 @@ static void airfair_sta_deactivate(struct airfair_sched *q, struct airfair_sta *
  * Enqueue
  */
 
+/*
+ * Stations that count as busy for the upload window: active in the last
+ * AIRFAIR_BUSY_WINDOW, recounted every AIRFAIR_BUSY_RECOUNT (the table's
+ * in-use list, O(stations) a few times a second, off the per-packet path).
+ */
+#define AIRFAIR_BUSY_WINDOW	(HZ / 2)
+#define AIRFAIR_BUSY_RECOUNT	(HZ / 10)
+
+static void airfair_busy_recount(struct airfair_sched *q)
+{
+	unsigned long since = jiffies - AIRFAIR_BUSY_WINDOW;
+	struct airfair_sta *sta;
+	u32 w = 0;
+
+	list_for_each_entry(sta, &q->all_stas, node)
+		if (time_after(sta->last_active, since))
+			w += sta->weight;
+	q->busy_weight = max(w, 1U);
+	q->next_busy = jiffies + AIRFAIR_BUSY_RECOUNT;
+}
+
+/*
+ * Upload window (docs/qdisc.md): bound the receive window an upload flow's
+ * ACK advertises by what its station sends at its share of the air in twice
+ * the flow's RTT plus four AQM targets (the hold the ACKs may see), in
+ * full-size frames at the station's rate, at least two. Holding ACKs back
+ * only slows a sender while its window is full, and a sender that loses
+ * nothing keeps growing its window: without a bound, the window and not the
+ * schedule decides its share of the air. A bound above what the share needs
+ * only lengthens the hold; one below would leave the share unused, hence the
+ * margins.
+ */
+#define AIRFAIR_UPLOAD_WIN_MIN	2
+
+static void airfair_upload_window(struct airfair_sched *q,
+				  const struct airfair_sta *sta,
+				  const struct airfair_flow *flow,
+				  struct sk_buff *skb)
+{
+	u32 thoff = airfair_cb(skb)->thoff, util = q->cfg.utilisation ?: 1000;
+	u64 span = 4ULL * (flow->rtt_us ?: AIRFAIR_RTT_REF_US) +
+		   8ULL * q->cfg.target_us;
+	u32 frame_ns = max(sta->costs.up_data_ns, 1U);
+	u64 air_ns, frames, bytes;
+	struct tcphdr *th;
+	__be16 win;
+
+	if (time_after(jiffies, q->next_busy))
+		airfair_busy_recount(q);
+	/* per mille of real time x us = ns of air */
+	air_ns = div_u64((u64)util * sta->weight * span, q->busy_weight);
+	frames = max_t(u64, div_u64(air_ns, frame_ns), AIRFAIR_UPLOAD_WIN_MIN);
+	bytes = min_t(u64, frames * flow->mss, U32_MAX);
+	win = htons(min_t(u64, max_t(u64, bytes >> flow->wscale, 1), 0xffff));
+
+	if (skb_ensure_writable(skb, thoff + sizeof(*th)))
+		return;
+	th = (struct tcphdr *)(skb->data + thoff);
+	if (ntohs(th->window) <= ntohs(win))
+		return;
+	inet_proto_csum_replace2(&th->check, skb, th->window, win, false);
+	th->window = win;
+	q->window_clamps++;
+}
+
 static struct airfair_sta *airfair_classify_sta(struct airfair_sched *q,
 						struct sk_buff *skb)
 {
@@ -284,6 +350,9 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (q->cfg.ack_filter && airfair_ack_filter(sch, sta, flow, skb,
 							    to_free))
 			q->drop_ackfilter++;
+		if (q->cfg.upload_window && flow->dir == AIRFAIR_DIR_UP &&
+		    flow->wscale >= 0)
+			airfair_upload_window(q, sta, flow, skb);
 	}
 
 	codel_set_enqueue_time(skb);
@@ -593,6 +662,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_AMPDU]	    = NLA_POLICY_RANGE(NLA_U8, 1, AIRFAIR_MAX_AMPDU),
 	[TCA_AIRFAIR_PENDING_LIMIT] = { .type = NLA_U32 },
 	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
+	[TCA_AIRFAIR_UPLOAD_WINDOW] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /*
@@ -723,6 +793,8 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 		c->ampdu = nla_get_u8(tb[TCA_AIRFAIR_AMPDU]);
 	if (tb[TCA_AIRFAIR_UPLOAD])
 		c->upload = nla_get_u8(tb[TCA_AIRFAIR_UPLOAD]);
+	if (tb[TCA_AIRFAIR_UPLOAD_WINDOW])
+		c->upload_window = nla_get_u8(tb[TCA_AIRFAIR_UPLOAD_WINDOW]);
 	return 0;
 }
 
@@ -953,6 +1025,8 @@ static int airfair_init(struct Qdisc *sch, struct nlattr *opt,
 	q->cparams.mtu = psched_mtu(qdisc_dev(sch));
 	qdisc_watchdog_init(&q->watchdog, sch);
 	q->meter_last_ns = ktime_get_ns();
+	q->busy_weight = 1;
+	q->next_busy = jiffies;
 
 	if (opt) {
 		err = airfair_change_opts(sch, opt, true, extack);
@@ -1007,7 +1081,8 @@ static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_AIRFAIR_STA_TIMEOUT, c->sta_timeout_ms) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_AMPDU, c->ampdu) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_PENDING_LIMIT, c->pending_limit_us) ||
-	    nla_put_u8(skb, TCA_AIRFAIR_UPLOAD, c->upload))
+	    nla_put_u8(skb, TCA_AIRFAIR_UPLOAD, c->upload) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_UPLOAD_WINDOW, c->upload_window))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
@@ -1050,6 +1125,7 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_ECN_MARK, q->cstats.ecn_mark) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_METER_STALLS, q->meter_stalls) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALLS, q->pending_stalls) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_WINDOW_CLAMPS, q->window_clamps) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, q->sta_overflow) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, q->memory_used) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_NEW_FLOWS, q->new_flows_seen) ||

@@ -31,7 +31,7 @@ require_cmd tc iw hostapd wpa_supplicant iperf3 jq
 require_module mac80211_hwsim
 [ -x "$FAIR_MEDIUM_BIN" ] || ktap_skip_all "$FAIR_MEDIUM_BIN not built"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
-ktap_set_plan "$([ "$DIR" = down ] && echo 5 || echo 4)"
+ktap_set_plan 5
 
 if ! fair_setup; then
 	ktap_test_fail "medium, AP and 3 stations up"
@@ -43,14 +43,15 @@ ktap_test_pass "medium, AP and 3 stations up (minstrel AP->sta: ${FAIR_RATE_DN[*
 
 qdiscs="pfifo airfair-naive airfair"
 [ "$DIR" = down ] && grep -qw ieee80211_tx_report_register /proc/kallsyms && qdiscs+=" airfair-pending"
-declare -A J QPEAK MPEAK
+declare -A J QPEAK MPEAK TCS GMIN
 for q in $qdiscs; do
 	if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err" || ! fair_run "$q" "$DIR" "$SECS"; then
 		J[$q]=0
 		ktap_diag "$q: $(cat "$WIFI_DIR/qdisc.err")"
 		continue
 	fi
-	J[$q]=$FAIR_JAIN QPEAK[$q]=$FAIR_QPEAK MPEAK[$q]=$FAIR_MPEAK
+	J[$q]=$FAIR_JAIN QPEAK[$q]=$FAIR_QPEAK MPEAK[$q]=$FAIR_MPEAK TCS[$q]=$FAIR_TC_STATS
+	GMIN[$q]=$(printf '%s\n' "${FAIR_GP[@]:1}" | sort -g | head -n 1)
 	ktap_diag "$q: $(fair_table "$q" "$DIR")"
 done
 
@@ -80,6 +81,18 @@ qa=${QPEAK[airfair]:-0} ma=${MPEAK[airfair]:-0}
 msg="backlog in airfair: peak $qa packets in airfair, $ma frames below it (pfifo: ${QPEAK[pfifo]:-?} / ${MPEAK[pfifo]:-?})"
 if [ "$DIR" = down ]; then
 	if [ "$qa" -ge 8 ] && [ "$ma" -lt "$qa" ]; then
+		ktap_test_pass "$msg"
+	else
+		ktap_test_fail "$msg"
+	fi
+fi
+# Upload: airfair bounds the receive window in the uploads' ACKs (upload-window, default),
+# rewriting the TCP header and checksum; every upload must go on (a bad checksum would
+# make the senders drop those ACKs and stall).
+if [ "$DIR" = up ]; then
+	wc=$(grep -o 'window_clamps [0-9]*' <<< "${TCS[airfair]:-}" | awk '{print $2}')
+	msg="upload window: ${wc:-no} ACKs lowered, every upload going (slowest ${GMIN[airfair]:-0} Mbit/s)"
+	if [ "${wc:-0}" -gt 0 ] && awk -v g="${GMIN[airfair]:-0}" 'BEGIN{exit !(g > 0.1)}'; then
 		ktap_test_pass "$msg"
 	else
 		ktap_test_fail "$msg"

@@ -85,7 +85,7 @@ static void explain(void)
 "                   [ aifsn VO VI BE BK ] [ retries N ] [ basic-rate RATE ]\n"
 "                   [ limit PACKETS ] [ memlimit BYTES ]\n"
 "                   [ model precise | naive ] [ utilisation PERCENT | unmetered ]\n"
-"                   [ upload observed | estimated ]\n"
+"                   [ upload observed | estimated ] [ upload-window | no-upload-window ]\n"
 "                   [ quantum TIME ] [ delack N ] [ ampdu N ]\n"
 "                   [ ack-filter | no-ack-filter ] [ ack-prio | no-ack-prio ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
@@ -326,7 +326,7 @@ enum af_opt {	/* one "seen" bit per option, for duplicates */
 	O_BASIC_RATE, O_LIMIT, O_MEMLIMIT, O_MODEL, O_UTIL, O_QUANTUM,
 	O_DELACK, O_ACK_FILTER, O_ACK_PRIO, O_TLAS, O_RTT_BUFFER, O_TARGET,
 	O_INTERVAL, O_ECN, O_MAX_STATIONS, O_STA_TIMEOUT, O_AMPDU,
-	O_PENDING_LIMIT, O_UPLOAD, O_NUM
+	O_PENDING_LIMIT, O_UPLOAD, O_UPLOAD_WINDOW, O_NUM
 };
 
 struct af_cmd {
@@ -850,6 +850,10 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			   !strcmp(kw, "no-ack-filter")) {
 			if (af_set(&c, O_ACK_FILTER, kw, kw[0] != 'n'))
 				goto out;
+		} else if (!strcmp(kw, "upload-window") ||
+			   !strcmp(kw, "no-upload-window")) {
+			if (af_set(&c, O_UPLOAD_WINDOW, kw, kw[0] != 'n'))
+				goto out;
 		} else if (!strcmp(kw, "ack-prio") ||
 			   !strcmp(kw, "no-ack-prio")) {
 			if (af_set(&c, O_ACK_PRIO, kw, kw[0] != 'n'))
@@ -959,6 +963,7 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			{ O_AMPDU,	  TCA_AIRFAIR_AMPDU,	      8 },
 			{ O_PENDING_LIMIT, TCA_AIRFAIR_PENDING_LIMIT, 32 },
 			{ O_UPLOAD,	  TCA_AIRFAIR_UPLOAD,	      8 },
+			{ O_UPLOAD_WINDOW, TCA_AIRFAIR_UPLOAD_WINDOW, 8 },
 		};
 		size_t k;
 
@@ -1286,6 +1291,8 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_string(PRINT_ANY, "upload", "upload %s ",
 			     m < __AIRFAIR_UPLOAD_MAX ? af_upload_names[m] : "unknown");
 	}
+	af_print_onoff(tb[TCA_AIRFAIR_UPLOAD_WINDOW], "upload_window",
+		       "upload-window", "no-upload-window");
 	if (af_attr_ok(tb[TCA_AIRFAIR_UTILISATION], 2)) {
 		__u16 u = rta_getattr_u16(tb[TCA_AIRFAIR_UTILISATION]);
 
@@ -1437,6 +1444,7 @@ static const struct af_stat af_gstats[] = {
 	{ TCA_AIRFAIR_STATS_ECN_MARK,	   32, "ecn_mark",	 "ecn_mark" },
 	{ TCA_AIRFAIR_STATS_METER_STALLS,  32, "meter_stalls",	 "meter_stalls" },
 	{ TCA_AIRFAIR_STATS_PENDING_STALLS, 32, "pending_stalls", "pending_stalls" },
+	{ TCA_AIRFAIR_STATS_WINDOW_CLAMPS, 32, "window_clamps",	 "window_clamps" },
 	{ TCA_AIRFAIR_STATS_STA_OVERFLOW,  32, "sta_overflow",	 "sta_overflow" },
 	{ TCA_AIRFAIR_STATS_RTT_SAMPLES,   32, "rtt_samples",	 "rtt_samples" },
 	{ TCA_AIRFAIR_STATS_RTT_UNTRACKED, 32, "rtt_untracked",	 "rtt_untracked" },

@@ -10,9 +10,10 @@
 #
 # Environment (vm/run.sh passes AIRFAIR_* into the guest):
 #   AIRFAIR_DEMO_SECONDS     measured seconds per run (20), after AIRFAIR_DEMO_OMIT (3)
-#   AIRFAIR_DEMO_QDISCS      ("pfifo fq_codel airfair-naive airfair-estimated airfair airfair-pending")
-#                            airfair = model precise, upload observed, metered;
-#                            airfair-estimated = upload ACKs charged d frames (Eq. 9; upload
+#   AIRFAIR_DEMO_QDISCS      ("pfifo fq_codel airfair-naive airfair-estimated airfair-nowindow
+#                            airfair airfair-pending") airfair = model precise, upload observed,
+#                            upload-window, metered; airfair-estimated = upload ACKs charged d
+#                            frames (Eq. 9); airfair-nowindow = no-upload-window (both upload
 #                            only); airfair-pending = unmetered with the mac80211 hook's
 #                            backpressure (download only; needs the hook)
 #   AIRFAIR_DEMO_DIRECTIONS  ("down up")
@@ -26,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/scenarios/fairness.sh"
 
 SECS=${DEMO_SECONDS:-${AIRFAIR_DEMO_SECONDS:-20}}
-QDISCS=${DEMO_QDISCS:-${AIRFAIR_DEMO_QDISCS:-pfifo fq_codel airfair-naive airfair-estimated airfair airfair-pending}}
+QDISCS=${DEMO_QDISCS:-${AIRFAIR_DEMO_QDISCS:-pfifo fq_codel airfair-naive airfair-estimated airfair-nowindow airfair airfair-pending}}
 DIRS=${DEMO_DIRECTIONS:-${AIRFAIR_DEMO_DIRECTIONS:-down up}}
 
 say() { printf '%s\n' "$*"; }
@@ -60,8 +61,8 @@ for dir in $DIRS; do
 		if [[ $q == airfair* ]] && [ -n "$airfair_err" ]; then
 			say "skipped: $airfair_err"; SUMMARY[$q/$dir]="skipped"; continue
 		fi
-		if [ "$q" = airfair-estimated ] && [ "$dir" = down ]; then
-			say "skipped: the upload charge is all it changes; downloads run as airfair"
+		if [[ $q == airfair-estimated || $q == airfair-nowindow ]] && [ "$dir" = down ]; then
+			say "skipped: it only changes how uploads are held; downloads run as airfair"
 			SUMMARY[$q/$dir]="skipped"; continue
 		fi
 		if [ "$q" = airfair-pending ] && [ "$dir" = up ]; then

@@ -8,9 +8,11 @@
 #   fair_warmup SECS            TCP both ways so minstrel settles; rates sampled meanwhile
 #   fair_read_rates             FAIR_RATE_DN[i] (AP->sta) and FAIR_RATE_UP[i] (sta->AP), Mbit/s
 #   fair_set_qdisc Q            pfifo | fq_codel | airfair[-precise] | airfair-naive |
-#                               airfair-estimated | airfair-static | airfair-pending | other.
-#                               airfair-estimated: upload ACKs charged d data frames (Eq. 9)
-#                               instead of the data observed. airfair and airfair-naive take each
+#                               airfair-estimated | airfair-nowindow | airfair-static |
+#                               airfair-pending | other. airfair-estimated: upload ACKs charged
+#                               d data frames (Eq. 9) instead of the data observed;
+#                               airfair-nowindow: upload ACKs' windows left alone (no-upload-window).
+#                               airfair and airfair-naive take each
 #                               station's rate and loss live from the mac80211 hook if the
 #                               running mac80211 has it, else from airfair-feeder (nl80211);
 #                               airfair-static gets the warm-up's rates, loss 0 (tc only);
@@ -187,9 +189,10 @@ fair_set_qdisc() {
 			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
 		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $FAIR_AIRFAIR_OPTS, rate and loss live from the mac80211 hook" ;;
-	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-static)
+	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
 		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
+		[ "$q" = airfair-nowindow ] && upload+=" no-upload-window" || upload+=" upload-window"
 		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model upload $upload \
 			utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS 2>&1) || { echo "airfair model $model: $out"; return 1; }
 		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then

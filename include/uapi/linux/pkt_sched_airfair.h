@@ -132,6 +132,7 @@ enum {
 					 * the qdisc (mac80211 hook); 0 = no limit
 					 */
 	TCA_AIRFAIR_UPLOAD,		/* u8: enum airfair_upload */
+	TCA_AIRFAIR_UPLOAD_WINDOW,	/* u8: 0 off, 1 bound upload flows' receive window */
 	__TCA_AIRFAIR_MAX
 };
 #define TCA_AIRFAIR_MAX (__TCA_AIRFAIR_MAX - 1)
@@ -170,6 +171,7 @@ enum {
 	TCA_AIRFAIR_STATS_RTT_SAMPLES,		/* u32: RTT samples taken (half round trips) */
 	TCA_AIRFAIR_STATS_RTT_UNTRACKED,	/* u32: TCP flows the RTT table had no room for */
 	TCA_AIRFAIR_STATS_PENDING_STALLS,	/* u32: dequeues held back by pending-limit */
+	TCA_AIRFAIR_STATS_WINDOW_CLAMPS,	/* u32: upload ACKs whose window was lowered */
 	__TCA_AIRFAIR_STATS_MAX
 };
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
