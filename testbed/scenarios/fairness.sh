@@ -227,6 +227,16 @@ fair_medium_read() {	# FILE
 		  [range(1; $n + 1) as $i | sta($i) | map(.airtime_us + (.backoff_idle_us // 0)) | add // 0][]' "$1"
 }
 
+# The data bytes and their PPDU time on each station's data link (DIR down: AP -> station,
+# up: station -> AP; best effort), one "bytes data_us" line per station.
+fair_medium_links() {	# FILE DIR
+	jq -r --argjson n "$FAIR_NSTA" --arg dir "$2" '.medium as $m
+		| range(1; $n + 1) as $i
+		| [$m.links[] | select(.ac == "be" and (if $dir == "down" then .tx == 0 and .rx == $i
+			else .tx == $i and .rx == 0 end))]
+		| "\(map(.bytes) | add // 0) \(map(.data_us) | add // 0)"' "$1"
+}
+
 # fair_run Q DIR SECS: TCP (one flow per station, all at once) for FAIR_OMIT + SECS seconds;
 # the first FAIR_OMIT seconds are left out of goodput and airtime.
 #   FAIR_GP[i]     goodput, simulated Mbit/s (iperf3 receiver x k)
@@ -235,12 +245,14 @@ fair_medium_read() {	# FILE
 #   FAIR_JAIN      Jain's index over FAIR_AIR;  FAIR_BUSY channel busy %;  FAIR_TOTAL Mbit/s
 #   FAIR_JAIN_CY   the same with each frame's AIFS + backoff counted (chen-yan's airtime)
 #   FAIR_TC_STATS  `tc -s qdisc show` of the root qdisc at the end of the run
+#   FAIR_MRATE[i]  the rate the medium carried station i's data at (delivered bytes x 8 /
+#                  their PPDU time, Mbit/s; a little under the PHY rate: preamble, headers)
 #   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / below it: the AP radio's queue
 #                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
 #                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
 fair_run() {
 	local q=$1 dir=$2 secs=$3 i args pids=() ports="" t0
-	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
+	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
 	for ((i = 1; i <= FAIR_NSTA; i++)); do ports+=" $((IPERF_PORT_BASE + i))"; done
 	iperf_servers $ports || return 1
@@ -280,9 +292,17 @@ fair_run() {
 			done
 		done
 	fi
-	local a0 a1
+	local a0 a1 l0 l1
 	mapfile -t a0 < <(fair_medium_read "$WIFI_DIR/m0.json")
 	mapfile -t a1 < <(fair_medium_read "$WIFI_DIR/m1.json")
+	mapfile -t l0 < <(fair_medium_links "$WIFI_DIR/m0.json" "$dir")
+	mapfile -t l1 < <(fair_medium_links "$WIFI_DIR/m1.json" "$dir")
+	FAIR_MRATE=("")
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		FAIR_MRATE[i]=$(awk -v a="${l1[i - 1]:-0 0}" -v b="${l0[i - 1]:-0 0}" 'BEGIN{
+			split(a, x, " "); split(b, y, " "); t = x[2] - y[2]
+			if (t > 0) printf "%.1f", 8 * (x[1] - y[1]) / t; else print 0 }')
+	done
 	local tot=0 sim
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		FAIR_AIR[i]=$(awk -v a="${a1[i - 1]:-0}" -v b="${a0[i - 1]:-0}" 'BEGIN{printf "%.0f", a - b}')
