@@ -62,9 +62,15 @@ log "tcp upload from station 2: $up Mbit/s, tcp_up flows $tcpup, learned d $dela
 check "TCP upload: the AP's ACK flow is inferred as upload" test "${tcpup:-0}" -ge 1
 # upload observed (default): the receive hook counts the station's data segments and they
 # are charged to it; the count must match what the station sent (1448-byte segments; the
-# sender's buffer drains after iperf3's timer, so what it wrote, not its 3-s rate)
-sleep 1
-upf=$(sta_field $DEV "$(sta_mac 2)" upload_frames)
+# sender's buffer drains after iperf3's timer, slowly while airfair holds its ACKs at the
+# default 6 Mbit/s: wait until the count settles, at most 15 s)
+upf=-1
+for _ in $(seq 30); do
+	sleep 0.5
+	n=$(sta_field $DEV "$(sta_mac 2)" upload_frames)
+	[ "$n" = "$upf" ] && break
+	upf=$n
+done
 segs=$(jq '(.end.sum_sent.bytes // 0) / 1448 | round' "$TMPD/up.json")
 log "upload frames charged to station 2: $upf; the station sent $segs segments' worth"
 check "upload observed: frames charged ($upf) = segments sent ($segs) within 15%" \
