@@ -76,7 +76,6 @@
 #define AIRFAIR_RTT_PER_STA	8
 #define AIRFAIR_RTT_MIN_ENTS	256
 #define AIRFAIR_RTT_MAX_ENTS	32768
-#define AIRFAIR_UPLOAD_TAKE_MAX	64	/* frames one egress packet is charged */
 
 enum {
 	AIRFAIR_HS_NONE,
@@ -268,25 +267,19 @@ static struct airfair_rtt_ent *airfair_rtt_track(struct airfair_rtt *r,
 }
 
 /*
- * Hand the upload data counted for a flow over to its egress packet, at most
- * AIRFAIR_UPLOAD_TAKE_MAX frames (bytes in proportion); the rest waits for the
- * flow's next packets. A sender that got far ahead of its ACKs (a large window
- * drained at once) then has its airtime charged over several ACKs instead of
- * one: no single packet costs more than a bounded turn (docs/qdisc.md, Bound).
+ * Hand all the upload data counted for a flow over to its egress packet. Not
+ * capped: what is left over at a flow's last packet would never be charged
+ * (a cap of 64 frames lost a fifth of an upload behind GRO in CI), and the
+ * upload window bounds what a sender can have sent between two of its ACKs.
  */
 static void airfair_upload_take(struct airfair_rtt_ent *e,
 				struct airfair_upload_seen *up)
 {
-	u32 n = min_t(u32, e->up_frames, AIRFAIR_UPLOAD_TAKE_MAX);
-	u32 bytes = e->up_bytes;
-
-	if (n < e->up_frames)
-		bytes = div_u64((u64)bytes * n, e->up_frames);
 	up->tracked = true;
-	up->frames = n;
-	up->bytes = bytes;
-	e->up_frames -= n;
-	e->up_bytes -= bytes;
+	up->frames = e->up_frames;
+	up->bytes = e->up_bytes;
+	e->up_frames = 0;
+	e->up_bytes = 0;
 }
 
 /*
