@@ -193,8 +193,8 @@ static void airfair_busy_recount(struct airfair_sched *q)
 
 /*
  * Upload window (docs/qdisc.md): bound the receive window an upload flow's
- * ACK advertises by what its station sends at its share of the air in twice
- * the flow's RTT plus four AQM targets (the hold the ACKs may see), in
+ * ACK advertises by what its station sends at its share of the air in four
+ * times the flow's RTT plus eight AQM targets (the hold the ACKs may see), in
  * full-size frames at the station's rate, at least two. Holding ACKs back
  * only slows a sender while its window is full, and a sender that loses
  * nothing keeps growing its window: without a bound, the window and not the
@@ -214,7 +214,8 @@ static void airfair_upload_window(struct airfair_sched *q,
 		   8ULL * q->cfg.target_us;
 	u32 frame_ns = max(sta->costs.up_data_ns, 1U);
 	u64 air_ns, frames, bytes;
-	struct tcphdr *th;
+	const struct tcphdr *cur;
+	struct tcphdr *th, buf;
 	__be16 win;
 
 	if (time_after(jiffies, q->next_busy))
@@ -225,11 +226,12 @@ static void airfair_upload_window(struct airfair_sched *q,
 	bytes = min_t(u64, frames * flow->mss, U32_MAX);
 	win = htons(min_t(u64, max_t(u64, bytes >> flow->wscale, 1), 0xffff));
 
-	if (skb_ensure_writable(skb, thoff + sizeof(*th)))
+	/* Only an ACK whose window comes down is made writable (a clone's copy). */
+	cur = skb_header_pointer(skb, thoff, sizeof(buf), &buf);
+	if (!cur || ntohs(cur->window) <= ntohs(win) ||
+	    skb_ensure_writable(skb, thoff + sizeof(*th)))
 		return;
 	th = (struct tcphdr *)(skb->data + thoff);
-	if (ntohs(th->window) <= ntohs(win))
-		return;
 	inet_proto_csum_replace2(&th->check, skb, th->window, win, false);
 	th->window = win;
 	q->window_clamps++;
