@@ -57,11 +57,13 @@ for k in "${kvers[@]}"; do
 	suite "harness-$k" scripts/harness-selftest.sh "$k" "$res/harness-$k.tap"
 	suite "selftest-$k" bash -c "set -o pipefail; vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
 	# The mac80211 hook: the same kernel booted with the patched mac80211.ko; the
-	# download fairness test then takes rates from the hook and runs airfair-pending.
+	# download fairness test then takes rates from the hook and runs airfair-pending;
+	# stations join and leave under load while the hook answers for them.
 	suite "hook-$k" bash -c "set -o pipefail
 		mac80211-patches/build.sh '$k' >/dev/null || exit 1
-		vm/run.sh --kver '$k' --timeout 900 --modules 'build/$k/mac80211' -- \
-			bash selftests/run_tests.sh hook_basic.sh source_medium.sh fairness_download.sh |
+		vm/run.sh --kver '$k' --timeout 1200 --modules 'build/$k/mac80211' -- \
+			bash selftests/run_tests.sh hook_basic.sh source_medium.sh fairness_download.sh \
+				airfair_churn.sh |
 			tee '$res/hook-$k.tap'"
 done
 
