@@ -18,7 +18,7 @@ DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
-.PHONY: all deps modules userspace tools feeder tc medium check unit selftest demo bench \
+.PHONY: all deps modules userspace tools feeder tc medium selftest-helpers check unit selftest demo bench \
 	install uninstall clean
 
 all: deps modules userspace
@@ -29,7 +29,7 @@ deps:
 modules: deps
 	@for k in $(KVERS); do scripts/build-modules.sh $$k || exit 1; done
 
-userspace: tools feeder tc medium
+userspace: tools feeder tc medium selftest-helpers
 tools: deps
 	@$(MAKE) -s -C tools/airtime-calc
 feeder: deps
@@ -38,6 +38,8 @@ tc: deps
 	@$(MAKE) -s -C tc-extension
 medium: deps
 	@$(MAKE) -s -C testbed/medium
+selftest-helpers:
+	@$(MAKE) -s -C selftests/helpers OUT=$(BUILD)/selftests
 
 check: all
 	@scripts/check.sh $(if $(filter file,$(origin KVERS)),--require-series) $(KVERS)

@@ -51,6 +51,8 @@ static bool airfair_plain_options(const struct sk_buff *skb,
 
 #define AIRFAIR_ACK_KEEP_FLAGS	(TCPHDR_SYN | TCPHDR_FIN | TCPHDR_RST | \
 				 TCPHDR_URG | TCPHDR_ECE | TCPHDR_CWR)
+/* tcp_flag_word(): the reserved bits, AE and all eight flags */
+#define AIRFAIR_ACK_FLAG_MASK	cpu_to_be32(0x0FFF0000)
 
 static const struct tcphdr *airfair_tcp_header(const struct sk_buff *skb,
 					       struct tcphdr *buf)
@@ -58,9 +60,13 @@ static const struct tcphdr *airfair_tcp_header(const struct sk_buff *skb,
 	return skb_header_pointer(skb, airfair_cb(skb)->thoff, sizeof(*buf), buf);
 }
 
-bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
-			struct airfair_flow *flow, struct sk_buff *skb,
-			struct sk_buff **to_free)
+/*
+ * @skb, a pure ACK, has just been queued at the tail of @flow. Unlink and
+ * return an older ACK of the same flow that it makes redundant (accounted as
+ * gone from the queues; the caller drops it and tells the parents), or NULL.
+ */
+struct sk_buff *airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
+				   struct airfair_flow *flow, struct sk_buff *skb)
 {
 	struct airfair_skb_cb *cb = airfair_cb(skb);
 	const struct tcphdr *th, *oth;
@@ -70,17 +76,22 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 
 	th = airfair_tcp_header(skb, &buf);
 	if (!th || (tcp_flag_byte(th) & AIRFAIR_ACK_KEEP_FLAGS))
-		return false;
+		return NULL;
 	ack = ntohl(th->ack_seq);
 
-	for (old = flow->head; old; prev = old, old = old->next) {
+	for (old = flow->head; old && old != skb; prev = old, old = old->next) {
 		struct airfair_skb_cb *ocb = airfair_cb(old);
 
 		if (ocb->pkt_class != AIRFAIR_PKT_TCP_ACK || ocb->hash != cb->hash)
 			continue;
 		oth = airfair_tcp_header(old, &obuf);
+		/*
+		 * The older ACK goes only if ACK is its one flag: no PSH, no
+		 * reserved or AE bit (their meaning may change; cake's rule),
+		 * nor any flag the sender must see.
+		 */
 		if (!oth || oth->source != th->source || oth->dest != th->dest ||
-		    (tcp_flag_byte(oth) & AIRFAIR_ACK_KEEP_FLAGS) ||
+		    (tcp_flag_word(oth) & AIRFAIR_ACK_FLAG_MASK) != TCP_FLAG_ACK ||
 		    !after(ack, ntohl(oth->ack_seq)) ||
 		    !airfair_plain_options(old, oth, ocb->thoff) ||
 		    ocb->acks_merged >= AIRFAIR_ACK_MERGE_MAX)
@@ -90,7 +101,8 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 		 * stood for: that airtime moves over, not the ACK's own.
 		 */
 		carry = airfair_ack_upload_ns(&sta->costs, old);
-		cb->cost_ns = min_t(u64, (u64)cb->cost_ns + carry, U32_MAX);
+		cb->cost_ns = min_t(u64, (u64)cb->cost_ns + carry,
+				    AIRFAIR_COST_MAX_NS);
 		cb->acks_merged = ocb->acks_merged + 1;
 
 		if (prev)
@@ -101,11 +113,7 @@ bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 			flow->tail = prev;
 		skb_mark_not_on_list(old);
 		airfair_unqueued(sch, sta, flow, old);
-		sta->drops++;
-		qdisc_qstats_drop(sch);
-		qdisc_tree_reduce_backlog(sch, 1, qdisc_pkt_len(old));
-		__qdisc_drop(old, to_free);
-		return true;
+		return old;
 	}
-	return false;
+	return NULL;
 }

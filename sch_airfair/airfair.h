@@ -26,6 +26,11 @@
 #define AIRFAIR_DEFAULT_MSS	1448
 #define AIRFAIR_FLOW_RECENT	(10 * HZ)	/* stats count flows seen this recently */
 #define AIRFAIR_RTT_REF_US	50000	/* a TCP flow's RTT until one is measured */
+/*
+ * Most air one packet is charged, so that a flow's s32 deficit cannot wrap
+ * (an ACK carrying uploads, or merged ACKs, can stand for much more).
+ */
+#define AIRFAIR_COST_MAX_NS	NSEC_PER_SEC
 
 /* What a packet is, as far as airtime is concerned. */
 enum airfair_pkt_class {
@@ -173,6 +178,7 @@ struct airfair_rtt_ent {
 	/* Upload data received since the flow's last egress packet. */
 	u32 up_frames;
 	u32 up_bytes;
+	u8 sta_addr[ETH_ALEN];		/* where its egress packets go */
 };
 
 struct airfair_rtt {
@@ -304,6 +310,10 @@ void airfair_stas_recompute(struct airfair_sched *q);
 
 /* classify.c */
 u32 airfair_flow_hash(const struct sk_buff *skb, struct flow_keys *keys);
+u32 airfair_l3_end(const struct sk_buff *skb, const struct flow_keys *keys);
+#define AIRFAIR_TCPOPT_AO	29	/* RFC 5925; TCPOPT_AO from 6.7 */
+bool airfair_tcp_signed(const struct sk_buff *skb, const struct tcphdr *th,
+			u32 thoff);
 void airfair_tcp_options(const struct sk_buff *skb, const struct tcphdr *th,
 			 u32 thoff, struct airfair_tcp_opts *o);
 struct airfair_flow *airfair_classify(struct airfair_sched *q,
@@ -316,16 +326,15 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 		      const struct airfair_upload_seen *up);
 
 /* ackfilter.c */
-bool airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
-			struct airfair_flow *flow, struct sk_buff *skb,
-			struct sk_buff **to_free);
+struct sk_buff *airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
+				   struct airfair_flow *flow, struct sk_buff *skb);
 
 /* rtt.c */
 s64 airfair_rtt_share(const struct airfair_sched *q,
 		      const struct airfair_flow *flow);
 int airfair_rtt_init(struct Qdisc *sch, u32 max_stations);
 void airfair_rtt_destroy(struct Qdisc *sch);
-u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
+u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 		       const struct tcphdr *th,
 		       const struct airfair_tcp_opts *o, u8 *weight,
 		       struct airfair_upload_seen *up);

@@ -5,6 +5,8 @@
  * a TCP flow's data goes, how many segments each of an upload flow's ACKs
  * covers, and what the packet costs in airtime.
  */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/tcp.h>
 #include <net/flow_dissector.h>
 #include <net/tcp.h>
@@ -17,14 +19,50 @@
 #define AIRFAIR_DELACK_SHIFT	3
 #define AIRFAIR_DELACK_MAX	16
 
-static u8 airfair_tcp_class(const struct sk_buff *skb, const struct tcphdr *th,
-			    u32 thoff)
+/*
+ * Where the IP packet ends in the skb: Ethernet pads short frames to 60
+ * bytes, so a pure ACK can arrive with bytes after its TCP header that are
+ * not payload. The IP header's own length says; GSO packets and IPv6
+ * jumbograms (length 0) end where the skb does.
+ */
+u32 airfair_l3_end(const struct sk_buff *skb, const struct flow_keys *keys)
 {
-	u32 hdr = thoff + th->doff * 4;
+	u32 nhoff = skb_network_offset(skb), end = skb->len;
+
+	if (skb_is_gso(skb) || nhoff >= keys->control.thoff)
+		return end;
+	if (keys->basic.n_proto == htons(ETH_P_IP)) {
+		struct iphdr _iph;
+		const struct iphdr *iph;
+
+		iph = skb_header_pointer(skb, nhoff, sizeof(_iph), &_iph);
+		/* the header the dissector walked: it ends at thoff */
+		if (iph && iph->version == 4 && ntohs(iph->tot_len) &&
+		    nhoff + iph->ihl * 4 == keys->control.thoff)
+			end = min_t(u32, end, nhoff + ntohs(iph->tot_len));
+	} else if (keys->basic.n_proto == htons(ETH_P_IPV6)) {
+		struct ipv6hdr _ip6h;
+		const struct ipv6hdr *ip6h;
+
+		ip6h = skb_header_pointer(skb, nhoff, sizeof(_ip6h), &_ip6h);
+		if (ip6h && ip6h->version == 6 && ntohs(ip6h->payload_len) &&
+		    nhoff + sizeof(*ip6h) <= keys->control.thoff)
+			end = min_t(u32, end, nhoff + sizeof(*ip6h) +
+				    ntohs(ip6h->payload_len));
+	}
+	return end;
+}
+
+static u8 airfair_tcp_class(const struct sk_buff *skb,
+			    const struct flow_keys *keys,
+			    const struct tcphdr *th)
+{
+	u32 hdr = keys->control.thoff + th->doff * 4;
 
 	if (th->syn || th->fin || th->rst || !th->ack)
 		return AIRFAIR_PKT_TCP_DATA;
-	return skb->len > hdr ? AIRFAIR_PKT_TCP_DATA : AIRFAIR_PKT_TCP_ACK;
+	return airfair_l3_end(skb, keys) > hdr ? AIRFAIR_PKT_TCP_DATA :
+						  AIRFAIR_PKT_TCP_ACK;
 }
 
 /*
@@ -35,9 +73,47 @@ static u8 airfair_tcp_class(const struct sk_buff *skb, const struct tcphdr *th,
  */
 u32 airfair_flow_hash(const struct sk_buff *skb, struct flow_keys *keys)
 {
-	skb_flow_dissect_flow_keys(skb, keys, 0);
+	/*
+	 * Tunnelled packets are one flow of the tunnel: TCP inside is never
+	 * taken for the AP's own (ACK filter, window rewrite, RTT).
+	 */
+	skb_flow_dissect_flow_keys(skb, keys, FLOW_DISSECTOR_F_STOP_AT_ENCAP);
 	keys->tags.flow_label = 0;
 	return flow_hash_from_keys(keys);
+}
+
+/*
+ * Does the segment carry a TCP-MD5 (RFC 2385) or TCP-AO (RFC 5925)
+ * signature? Rewriting any header field would break it.
+ */
+bool airfair_tcp_signed(const struct sk_buff *skb, const struct tcphdr *th,
+			u32 thoff)
+{
+	int len = th->doff * 4 - (int)sizeof(*th), i = 0;
+	const u8 *opt;
+	u8 buf[40];
+
+	if (len <= 0)
+		return false;
+	opt = skb_header_pointer(skb, thoff + sizeof(*th), len, buf);
+	if (!opt)
+		return true;	/* cannot tell: leave it alone */
+	while (i < len) {
+		u8 kind = opt[i];
+
+		if (kind == TCPOPT_EOL)
+			break;
+		if (kind == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (kind == TCPOPT_MD5SIG || kind == AIRFAIR_TCPOPT_AO)
+			return true;
+		if (i + 1 >= len || opt[i + 1] < 2)
+			break;
+		i += opt[i + 1];
+	}
+	return false;
 }
 
 /* MSS and timestamps; anything malformed ends the walk. */
@@ -141,6 +217,13 @@ static void airfair_learn_delack(struct airfair_flow *flow, u32 ack_seq)
 		flow->last_ack_seq = ack_seq;
 }
 
+/* What a packet of a flow whose TCP state is not kept is charged as. */
+static const struct airfair_flow airfair_flow_unknown = {
+	.dir = AIRFAIR_DIR_NONE,
+	.mss = AIRFAIR_DEFAULT_MSS,
+	.wscale = -1,
+};
+
 /*
  * The packet's flow; its class, hash and cost in its cb. With upload
  * observed, the cost includes the flow's upload data the receive path counted
@@ -155,9 +238,11 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	const struct tcphdr *th = NULL;
 	struct airfair_upload_seen up = {};
 	struct airfair_tcp_opts opts;
+	const struct airfair_flow *state;
 	struct airfair_flow *flow;
 	struct flow_keys keys;
 	struct tcphdr _th;
+	u8 rtt_weight;
 	u32 hash;
 
 	hash = airfair_flow_hash(skb, &keys);
@@ -168,7 +253,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 		   !(keys.control.flags & FLOW_DIS_IS_FRAGMENT)) {
 		th = skb_header_pointer(skb, keys.control.thoff, sizeof(_th), &_th);
 		if (th) {
-			pkt_class = airfair_tcp_class(skb, th, keys.control.thoff);
+			pkt_class = airfair_tcp_class(skb, &keys, th);
 			kind = AIRFAIR_FLOW_TCP;
 		}
 	}
@@ -177,10 +262,22 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	if (!flow->qlen && flow->tag != hash)
 		airfair_flow_reset(q, flow, hash, kind);
 	flow->last_seen = jiffies;
+	state = flow;
 
-	if (th) {
+	/*
+	 * A flow sharing the bucket while another one's packets are queued
+	 * there: the TCP state (direction, MSS, window scale, RTT) is the
+	 * occupant's, not this flow's. Neither reads nor writes it.
+	 */
+	if (th && flow->tag != hash) {
 		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
-		flow->rtt_us = airfair_rtt_egress(q, hash, th, &opts,
+		airfair_rtt_egress(q, hash, sta->addr, th, &opts, &rtt_weight,
+				   q->cfg.upload == AIRFAIR_UPLOAD_OBSERVED ?
+				   &up : NULL);
+		state = &airfair_flow_unknown;
+	} else if (th) {
+		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
+		flow->rtt_us = airfair_rtt_egress(q, hash, sta->addr, th, &opts,
 						  &flow->rtt_weight,
 						  q->cfg.upload ==
 						  AIRFAIR_UPLOAD_OBSERVED ?
@@ -211,7 +308,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	cb->acks_merged = 0;
 	cb->hash = hash;
 	cb->thoff = keys.control.thoff;
-	cb->cost_ns = airfair_flow_cost(q, sta, flow, skb, pkt_class, &up);
+	cb->cost_ns = airfair_flow_cost(q, sta, state, skb, pkt_class, &up);
 	sta->upload_frames += up.frames;
 	return flow;
 }
@@ -252,5 +349,5 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 			(((u64)c->data.b_ns256 * up->bytes) >> 8);
 	else if (pkt_class == AIRFAIR_PKT_TCP_ACK && flow->dir == AIRFAIR_DIR_UP)
 		cost += ((u64)flow->delack_x256 * c->up_data_ns) >> 8;
-	return min_t(u64, cost, U32_MAX);
+	return min_t(u64, cost, AIRFAIR_COST_MAX_NS);
 }

@@ -104,6 +104,14 @@ static struct sk_buff *airfair_codel_dequeue(struct codel_vars *vars, void *ctx)
 	return skb;
 }
 
+/*
+ * The meter's debt is bounded by the most one packet is charged (its upload
+ * carry is capped, rtt.c), so no single packet holds everyone back for longer
+ * and the watchdog's delay arithmetic cannot overflow, however long the
+ * qdisc runs.
+ */
+#define AIRFAIR_METER_DEBT_MAX_NS	AIRFAIR_COST_MAX_NS
+
 /* Charge the station in its turn (out of the active tree) @cost ns of air. */
 static void airfair_charge(struct airfair_sched *q, struct airfair_sta *sta,
 			   u32 cost)
@@ -111,8 +119,11 @@ static void airfair_charge(struct airfair_sched *q, struct airfair_sta *sta,
 	sta->vtime += ((u64)cost * sta->inv_weight) >> 10;
 	sta->airtime_ns += cost;
 	q->airtime_ns += cost;
-	q->tokens_ns -= cost;
 	q->cur_used += cost;
+	/* Unmetered, nothing accrues: switching the meter on starts it even. */
+	if (q->util_q16)
+		q->tokens_ns = max_t(s64, q->tokens_ns - cost,
+				     -AIRFAIR_METER_DEBT_MAX_NS);
 }
 
 static void airfair_codel_drop(struct sk_buff *skb, void *ctx)
@@ -164,6 +175,21 @@ static void airfair_sta_deactivate(struct airfair_sched *q, struct airfair_sta *
 	rb_erase_cached(&sta->rb, &q->active);
 	RB_CLEAR_NODE(&sta->rb);
 	sta->active = false;
+}
+
+/*
+ * A station whose last packet has left: take its flows off the schedule now,
+ * as DRR would on finding them empty, instead of leaving them for the next
+ * dequeue to walk past. Its next packets start new (sparse) flows.
+ */
+static void airfair_sta_drained(struct airfair_sta *sta)
+{
+	struct airfair_flow *flow, *tmp;
+
+	list_for_each_entry_safe(flow, tmp, &sta->new_flows, chain)
+		list_del_init(&flow->chain);
+	list_for_each_entry_safe(flow, tmp, &sta->old_flows, chain)
+		list_del_init(&flow->chain);
 }
 
 /* ---------------------------------------------------------------------------
@@ -229,6 +255,7 @@ static void airfair_upload_window(struct airfair_sched *q,
 	/* Only an ACK whose window comes down is made writable (a clone's copy). */
 	cur = skb_header_pointer(skb, thoff, sizeof(buf), &buf);
 	if (!cur || ntohs(cur->window) <= ntohs(win) ||
+	    airfair_tcp_signed(skb, cur, thoff) ||
 	    skb_ensure_writable(skb, thoff + sizeof(*th)))
 		return;
 	th = (struct tcphdr *)(skb->data + thoff);
@@ -255,6 +282,22 @@ static struct airfair_sta *airfair_classify_sta(struct airfair_sched *q,
 		return sta;
 	q->sta_overflow++;
 	return q->overflow;
+}
+
+/*
+ * A station that a drop left without packets: out of the active tree, as if
+ * its last packet had been dequeued, so the table never holds an active
+ * station with nothing queued (GC would find it idle). The station in its
+ * turn is left to the dequeue that finds it empty.
+ */
+static void airfair_sta_emptied(struct airfair_sched *q, struct airfair_sta *sta)
+{
+	if (sta->qlen)
+		return;
+	if (sta->active)
+		airfair_sta_deactivate(q, sta);
+	if (sta != q->cur)
+		airfair_sta_drained(sta);
 }
 
 /* The station holding the most bytes; on a tie, the first found. */
@@ -331,10 +374,45 @@ static struct sk_buff *airfair_drop_one(struct Qdisc *sch,
 	else
 		q->drop_limit++;
 	qdisc_qstats_drop(sch);
-	qdisc_tree_reduce_backlog(sch, 1, qdisc_pkt_len(skb));
+	airfair_sta_emptied(q, sta);
 	__qdisc_drop(skb, to_free);
 	return skb;
 }
+
+/*
+ * Drop until under both limits (a packet of large truesize may take several),
+ * at most AIRFAIR_DROP_BATCH per call. Returns true if @skb, just queued, was
+ * among them. The parents are told by the caller.
+ */
+#define AIRFAIR_DROP_BATCH	64
+
+static bool airfair_drop_over_limits(struct Qdisc *sch, struct sk_buff *skb,
+				     struct sk_buff **to_free)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	bool own = false;
+	int n;
+
+	for (n = 0; n < AIRFAIR_DROP_BATCH; n++) {
+		struct sk_buff *dropped;
+
+		if (sch->q.qlen <= q->cfg.limit &&
+		    q->memory_used <= q->cfg.memlimit)
+			break;
+		dropped = airfair_drop_one(sch, to_free);
+		if (!dropped)
+			break;
+		own |= dropped == skb;
+	}
+	return own;
+}
+
+/*
+ * skb->priority 256 + UP asks cfg80211_classify8021d() for 802.1d priority UP
+ * directly, whatever the DSCP says: mac80211 classifies again after the qdisc
+ * (6.12) or files the frame by its priority's TID (6.1). UP 6 is AC_VO.
+ */
+#define AIRFAIR_PRIO_VOICE	(256 + 6)
 
 static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			   struct sk_buff **to_free)
@@ -343,17 +421,17 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct airfair_sta *sta = airfair_classify_sta(q, skb);
 	struct airfair_flow *flow = airfair_classify(q, sta, skb);
 	struct airfair_skb_cb *cb = airfair_cb(skb);
-	u32 len = qdisc_pkt_len(skb);
+	u32 len = qdisc_pkt_len(skb), prev_qlen, prev_backlog;
+	bool is_ack = cb->pkt_class == AIRFAIR_PKT_TCP_ACK;
+	struct sk_buff *acked;
 
-	if (cb->pkt_class == AIRFAIR_PKT_TCP_ACK) {
+	if (is_ack) {
 		/* leith-2005: TCP ACKs go out in the voice access category. */
 		if (q->cfg.ack_prio)
-			skb->priority = 6;
-		if (q->cfg.ack_filter && airfair_ack_filter(sch, sta, flow, skb,
-							    to_free))
-			q->drop_ackfilter++;
+			skb->priority = AIRFAIR_PRIO_VOICE;
+		/* Before the accounting: a rewrite may change the truesize. */
 		if (q->cfg.upload_window && flow->dir == AIRFAIR_DIR_UP &&
-		    flow->wscale >= 0)
+		    flow->wscale >= 0 && flow->tag == cb->hash)
 			airfair_upload_window(q, sta, flow, skb);
 	}
 
@@ -376,9 +454,34 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (!sta->active && sta != q->cur)
 		airfair_sta_activate(q, sta);
 
-	if ((sch->q.qlen > q->cfg.limit || q->memory_used > q->cfg.memlimit) &&
-	    airfair_drop_one(sch, to_free) == skb)
+	/*
+	 * The ACK it supersedes leaves only now that the new one is queued:
+	 * told about a drop while our queue is empty, a parent would take the
+	 * class off its schedule just as this packet arrives.
+	 */
+	if (is_ack && q->cfg.ack_filter) {
+		acked = airfair_ack_filter(sch, sta, flow, skb);
+		if (acked) {
+			q->drop_ackfilter++;
+			sta->drops++;
+			qdisc_qstats_drop(sch);
+			qdisc_tree_reduce_backlog(sch, 1, qdisc_pkt_len(acked));
+			__qdisc_drop(acked, to_free);
+		}
+	}
+
+	if (sch->q.qlen <= q->cfg.limit && q->memory_used <= q->cfg.memlimit)
+		return NET_XMIT_SUCCESS;
+	prev_qlen = sch->q.qlen;
+	prev_backlog = sch->qstats.backlog;
+	if (airfair_drop_over_limits(sch, skb, to_free)) {
+		/* The parents never counted this packet: NET_XMIT_CN says so. */
+		qdisc_tree_reduce_backlog(sch, prev_qlen - sch->q.qlen - 1,
+					  prev_backlog - sch->qstats.backlog - len);
 		return NET_XMIT_CN;
+	}
+	qdisc_tree_reduce_backlog(sch, prev_qlen - sch->q.qlen,
+				  prev_backlog - sch->qstats.backlog);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -432,21 +535,6 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 	flow->deficit -= airfair_cb(skb)->cost_ns;
 	flow->sent++;
 	return skb;
-}
-
-/*
- * A station whose last packet has left: take its flows off the schedule now,
- * as DRR would on finding them empty, instead of leaving them for the next
- * dequeue to walk past. Its next packets start new (sparse) flows.
- */
-static void airfair_sta_drained(struct airfair_sta *sta)
-{
-	struct airfair_flow *flow, *tmp;
-
-	list_for_each_entry_safe(flow, tmp, &sta->new_flows, chain)
-		list_del_init(&flow->chain);
-	list_for_each_entry_safe(flow, tmp, &sta->old_flows, chain)
-		list_del_init(&flow->chain);
 }
 
 /* Grant airtime at the configured share of real time; false: wait. */
@@ -579,8 +667,9 @@ static void airfair_purge(struct Qdisc *sch)
 		for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++) {
 			struct airfair_flow *flow = &sta->flows[f];
 
-			while (flow->head)
-				rtnl_kfree_skbs(flow_queue_pop(flow), NULL);
+			rtnl_kfree_skbs(flow->head, flow->tail);
+			flow->head = NULL;
+			flow->tail = NULL;
 			flow->qlen = 0;
 			flow->backlog = 0;
 			INIT_LIST_HEAD(&flow->chain);
@@ -804,6 +893,7 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 struct airfair_sta_req {
 	u8 addr[ETH_ALEN];
 	bool del;
+	bool repeat;		/* an earlier request adds the same station */
 	bool has_weight, has_rate, has_loss, has_expected;
 	u16 weight;
 	struct tc_airfair_rate rate;
@@ -872,6 +962,17 @@ static int airfair_parse_station(struct nlattr *nest, struct airfair_sta_req *r,
 	return 0;
 }
 
+/* Did a request before @i name the same station? */
+static bool airfair_req_seen(const struct airfair_sta_req *reqs, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (!reqs[j].del && ether_addr_equal(reqs[j].addr, reqs[i].addr))
+			return true;
+	return false;
+}
+
 static void airfair_apply_station(struct airfair_sched *q,
 				  const struct airfair_sta_req *r)
 {
@@ -933,6 +1034,7 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 	struct airfair_config nc = q->cfg;
 	struct airfair_sta_costs costs;
 	int nreq = 0, rem, err, i, fresh = 0;
+	u32 prev_qlen, prev_backlog;
 	struct nlattr *nla;
 
 	err = nla_parse_nested(tb, TCA_AIRFAIR_MAX, opt, airfair_policy, extack);
@@ -941,11 +1043,6 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 	err = airfair_parse_config(tb, &nc, create, extack);
 	if (err)
 		return err;
-	if (airfair_config_costable(q, &nc)) {
-		NL_SET_ERR_MSG(extack,
-			       "PHY timing does not fit the basic rate or a station's rate");
-		return -EINVAL;
-	}
 
 	/* Station settings may repeat; validate every one before touching any. */
 	nla_for_each_nested(nla, opt, rem)
@@ -970,14 +1067,9 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 			err = -EINVAL;
 			goto out;
 		}
-		if (!reqs[i].del && (!q->stas || !airfair_sta_find(q, reqs[i].addr)))
-			fresh++;
+		/* quadratic, but before the lock: counted once below */
+		reqs[i].repeat = airfair_req_seen(reqs, i);
 		i++;
-	}
-	if (fresh > (int)(nc.max_stations - (q->stas ? q->nr_stas : 0))) {
-		NL_SET_ERR_MSG(extack, "station table is full (max-stations)");
-		err = -ENOSPC;
-		goto out;
 	}
 
 	if (create) {
@@ -986,19 +1078,45 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 			goto out;
 	}
 
+	/*
+	 * The stations in use change under the lock (enqueue creates them,
+	 * GC ages them out): check against the table as it is when applied.
+	 */
 	sch_tree_lock(sch);
+	if (airfair_config_costable(q, &nc)) {
+		sch_tree_unlock(sch);
+		NL_SET_ERR_MSG(extack,
+			       "PHY timing does not fit the basic rate or a station's rate");
+		err = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < nreq; i++)
+		if (!reqs[i].del && !reqs[i].repeat &&
+		    !airfair_sta_find(q, reqs[i].addr))
+			fresh++;
+	if (fresh > (int)(nc.max_stations - q->nr_stas)) {
+		sch_tree_unlock(sch);
+		NL_SET_ERR_MSG(extack, "station table is full (max-stations)");
+		err = -ENOSPC;
+		goto out;
+	}
 	q->cfg = nc;
 	airfair_apply_config(sch);
 	airfair_stas_recompute(q);
 	for (i = 0; i < nreq; i++)
 		airfair_apply_station(q, &reqs[i]);
+	prev_qlen = sch->q.qlen;
+	prev_backlog = sch->qstats.backlog;
 	while (sch->q.qlen > q->cfg.limit || q->memory_used > q->cfg.memlimit) {
-		struct sk_buff *to_free = NULL;
+		struct sk_buff *skb, *to_free = NULL;
 
-		if (!airfair_drop_one(sch, &to_free))
+		skb = airfair_drop_one(sch, &to_free);
+		if (!skb)
 			break;
-		rtnl_kfree_skbs(to_free, NULL);
+		rtnl_kfree_skbs(skb, skb);
 	}
+	qdisc_tree_reduce_backlog(sch, prev_qlen - sch->q.qlen,
+				  prev_backlog - sch->qstats.backlog);
 	sch_tree_unlock(sch);
 	err = 0;
 out:
@@ -1051,9 +1169,17 @@ static int airfair_init(struct Qdisc *sch, struct nlattr *opt,
 static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	const struct airfair_config *c = &q->cfg;
-	const struct airfair_timing *t = &c->timing;
+	const struct airfair_timing *t;
+	const struct airfair_config *c;
+	struct airfair_config snap;
 	struct nlattr *opts;
+
+	/* a change swaps the whole configuration under the lock */
+	sch_tree_lock(sch);
+	snap = q->cfg;
+	sch_tree_unlock(sch);
+	c = &snap;
+	t = &c->timing;
 
 	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!opts)
@@ -1093,10 +1219,13 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-static u32 airfair_active_flows(const struct airfair_sched *q)
+static u32 airfair_active_flows(struct Qdisc *sch)
 {
+	const struct airfair_sched *q = qdisc_priv(sch);
 	u32 i, n = 0;
 	int f;
+
+	lockdep_assert_held(qdisc_lock(qdisc_root_sleeping(sch)));
 
 	for (i = 0; i < q->nr_slots; i++) {
 		if (!q->stas[i].qlen)
@@ -1107,30 +1236,60 @@ static u32 airfair_active_flows(const struct airfair_sched *q)
 	return n;
 }
 
+/* The qdisc's statistics at one instant, copied under the root lock. */
+struct airfair_stats_snap {
+	u64 airtime_ns;
+	u32 stations, flows, drop_limit, drop_memlimit, drop_aqm, drop_rtt;
+	u32 drop_ackfilter, ecn_mark, meter_stalls, pending_stalls;
+	u32 window_clamps, sta_overflow, memory_used, new_flows;
+};
+
 static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	struct nlattr *st = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
+	struct airfair_stats_snap n;
+	struct nlattr *st;
 
+	sch_tree_lock(sch);
+	n = (struct airfair_stats_snap) {
+		.airtime_ns = q->airtime_ns,
+		.stations = q->nr_stas,
+		.flows = airfair_active_flows(sch),
+		.drop_limit = q->drop_limit,
+		.drop_memlimit = q->drop_memlimit,
+		.drop_aqm = q->drop_aqm,
+		.drop_rtt = q->drop_rtt,
+		.drop_ackfilter = q->drop_ackfilter,
+		.ecn_mark = q->cstats.ecn_mark,
+		.meter_stalls = q->meter_stalls,
+		.pending_stalls = q->pending_stalls,
+		.window_clamps = q->window_clamps,
+		.sta_overflow = q->sta_overflow,
+		.memory_used = q->memory_used,
+		.new_flows = q->new_flows_seen,
+	};
+	sch_tree_unlock(sch);
+
+	st = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
 	if (!st)
 		return -EMSGSIZE;
 	if (nla_put_u64_64bit(d->skb, TCA_AIRFAIR_STATS_AIRTIME,
-			      div_u64(q->airtime_ns, NSEC_PER_USEC),
+			      div_u64(n.airtime_ns, NSEC_PER_USEC),
 			      TCA_AIRFAIR_STATS_PAD) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STATIONS, q->nr_stas) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_FLOWS, airfair_active_flows(q)) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_LIMIT, q->drop_limit) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_MEMLIMIT, q->drop_memlimit) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_AQM, q->drop_aqm) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_RTT, q->drop_rtt) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_ACKFILTER, q->drop_ackfilter) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_ECN_MARK, q->cstats.ecn_mark) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_METER_STALLS, q->meter_stalls) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALLS, q->pending_stalls) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_WINDOW_CLAMPS, q->window_clamps) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, q->sta_overflow) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, q->memory_used) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_NEW_FLOWS, q->new_flows_seen) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STATIONS, n.stations) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_FLOWS, n.flows) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_LIMIT, n.drop_limit) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_MEMLIMIT, n.drop_memlimit) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_AQM, n.drop_aqm) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_RTT, n.drop_rtt) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_DROP_ACKFILTER, n.drop_ackfilter) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_ECN_MARK, n.ecn_mark) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_METER_STALLS, n.meter_stalls) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALLS, n.pending_stalls) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_WINDOW_CLAMPS, n.window_clamps) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, n.sta_overflow) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, n.memory_used) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_NEW_FLOWS, n.new_flows) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_RTT_SAMPLES,
 			READ_ONCE(q->rtt.samples)) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_RTT_UNTRACKED,
@@ -1178,54 +1337,58 @@ static struct tcf_block *airfair_tcf_block(struct Qdisc *sch, unsigned long cl,
 	return NULL;
 }
 
-static int airfair_dump_class(struct Qdisc *sch, unsigned long cl,
-			      struct sk_buff *skb, struct tcmsg *tcm)
-{
-	struct airfair_sta *sta = airfair_class_sta(sch, cl);
-	struct nlattr *opts;
+/*
+ * A station's settings and counters at one instant, copied under the root
+ * lock: the dumps run without it, beside enqueue/dequeue and GC.
+ */
+struct airfair_sta_snap {
+	u8 addr[ETH_ALEN];
+	u16 weight;
+	u8 source;
+	struct tc_airfair_rate rate;
+	u32 loss_q16, source_age_ms, cost_a, cost_b, qlen, backlog, drops;
+	u32 expected_kbps, pending_us, phy_pending_us, delack, rtt_us;
+	s32 deficit;
+	u32 flows[4];	/* TCP down, TCP up, UDP, other */
+	u64 airtime_ns, packets, bytes, upload_frames;
+};
 
-	if (!sta)
-		return -EINVAL;
-	tcm->tcm_handle |= TC_H_MIN(cl);
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
-	if (!opts)
-		return -EMSGSIZE;
-	if (nla_put(skb, TCA_AIRFAIR_STA_ADDR, ETH_ALEN, sta->addr) ||
-	    nla_put_u16(skb, TCA_AIRFAIR_STA_WEIGHT, sta->weight) ||
-	    nla_put(skb, TCA_AIRFAIR_STA_RATE, sizeof(sta->rate), &sta->rate) ||
-	    nla_put_u32(skb, TCA_AIRFAIR_STA_LOSS, sta->loss_q16) ||
-	    nla_put_u8(skb, TCA_AIRFAIR_STA_SOURCE, sta->source)) {
-		nla_nest_cancel(skb, opts);
-		return -EMSGSIZE;
-	}
-	return nla_nest_end(skb, opts);
-}
-
-static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
-				    struct gnet_dump *d)
+static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
+				 struct airfair_sta_snap *n)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	struct airfair_sta *sta = airfair_class_sta(sch, cl);
-	u32 n[4] = {}, delack_sum = 0, delack_n = 0, rtt_n = 0;
-	struct gnet_stats_queue qs = {};
-	u32 expected, pending, phy_pending;
-	bool hook_pending = false;
+	u32 delack_sum = 0, delack_n = 0, rtt_n = 0;
+	const struct airfair_sta *sta;
 	u64 rtt_sum = 0;
-	struct nlattr *st;
 	int f;
 
-	if (!sta)
-		return -EINVAL;
-	/* the hook's figures, fresh from mac80211 where it can be asked */
-	expected = sta->expected_kbps;
-	pending = sta->pending_us;
-	phy_pending = q->phy_pending_us;
-	if (sta->source == AIRFAIR_SRC_HOOK) {
-		hook_pending = true;
-		if (airfair_hook_query(qdisc_dev(sch), sta->addr, &expected,
-				       &pending, &phy_pending) == -ENOENT)
-			hook_pending = false;	/* mac80211 no longer has it */
+	sch_tree_lock(sch);
+	sta = airfair_class_sta(sch, cl);
+	if (!sta) {
+		sch_tree_unlock(sch);
+		return false;
 	}
+	memset(n, 0, sizeof(*n));
+	ether_addr_copy(n->addr, sta->addr);
+	n->weight = sta->weight;
+	n->source = sta->source;
+	n->rate = sta->rate;
+	n->loss_q16 = sta->loss_q16;
+	n->source_age_ms = jiffies_to_msecs(jiffies - sta->source_changed);
+	n->cost_a = sta->costs.data.a_ns;
+	n->cost_b = sta->costs.data.b_ns256;
+	n->deficit = clamp_t(s64, (s64)sta->vtime - (s64)q->vtime_floor,
+			     S32_MIN, S32_MAX);
+	n->qlen = sta->qlen;
+	n->backlog = sta->backlog;
+	n->drops = sta->drops;
+	n->expected_kbps = sta->expected_kbps;
+	n->pending_us = sta->pending_us;
+	n->phy_pending_us = q->phy_pending_us;
+	n->airtime_ns = sta->airtime_ns;
+	n->packets = sta->packets;
+	n->bytes = sta->bytes;
+	n->upload_frames = sta->upload_frames;
 	for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++) {
 		const struct airfair_flow *flow = &sta->flows[f];
 
@@ -1238,65 +1401,108 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			rtt_n += flow->rtt_weight;
 		}
 		if (flow->kind == AIRFAIR_FLOW_TCP && flow->dir == AIRFAIR_DIR_UP) {
-			n[1]++;
+			n->flows[1]++;
 			delack_sum += flow->delack_x256;
 			delack_n++;
 		} else if (flow->kind == AIRFAIR_FLOW_TCP) {
-			n[0]++;
+			n->flows[0]++;
 		} else if (flow->kind == AIRFAIR_FLOW_UDP) {
-			n[2]++;
+			n->flows[2]++;
 		} else {
-			n[3]++;
+			n->flows[3]++;
 		}
 	}
-	qs.backlog = sta->backlog;
-	qs.drops = sta->drops;
-	if (gnet_stats_copy_queue(d, NULL, &qs, sta->qlen) < 0)
+	n->delack = delack_n ? delack_sum / delack_n : q->cfg.delack << 8;
+	n->rtt_us = rtt_n ? (u32)div_u64(rtt_sum, rtt_n) : 0;
+	sch_tree_unlock(sch);
+	return true;
+}
+
+static int airfair_dump_class(struct Qdisc *sch, unsigned long cl,
+			      struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct airfair_sta_snap n;
+	struct nlattr *opts;
+
+	if (!airfair_sta_snapshot(sch, cl, &n))
+		return -EINVAL;
+	tcm->tcm_handle |= TC_H_MIN(cl);
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put(skb, TCA_AIRFAIR_STA_ADDR, ETH_ALEN, n.addr) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_STA_WEIGHT, n.weight) ||
+	    nla_put(skb, TCA_AIRFAIR_STA_RATE, sizeof(n.rate), &n.rate) ||
+	    nla_put_u32(skb, TCA_AIRFAIR_STA_LOSS, n.loss_q16) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_STA_SOURCE, n.source)) {
+		nla_nest_cancel(skb, opts);
+		return -EMSGSIZE;
+	}
+	return nla_nest_end(skb, opts);
+}
+
+static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
+				    struct gnet_dump *d)
+{
+	struct gnet_stats_queue qs = {};
+	bool hook_pending = false;
+	struct airfair_sta_snap n;
+	struct nlattr *st;
+
+	if (!airfair_sta_snapshot(sch, cl, &n))
+		return -EINVAL;
+	/* the hook's figures, fresh from mac80211 where it can be asked */
+	if (n.source == AIRFAIR_SRC_HOOK) {
+		hook_pending = true;
+		if (airfair_hook_query(qdisc_dev(sch), n.addr, &n.expected_kbps,
+				       &n.pending_us, &n.phy_pending_us) == -ENOENT)
+			hook_pending = false;	/* mac80211 no longer has it */
+	}
+	qs.backlog = n.backlog;
+	qs.drops = n.drops;
+	if (gnet_stats_copy_queue(d, NULL, &qs, n.qlen) < 0)
 		return -1;
 
 	st = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
 	if (!st)
 		return -EMSGSIZE;
-	if (nla_put(d->skb, TCA_AIRFAIR_CSTATS_ADDR, ETH_ALEN, sta->addr) ||
+	if (nla_put(d->skb, TCA_AIRFAIR_CSTATS_ADDR, ETH_ALEN, n.addr) ||
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_AIRTIME,
-			      div_u64(sta->airtime_ns, NSEC_PER_USEC),
+			      div_u64(n.airtime_ns, NSEC_PER_USEC),
 			      TCA_AIRFAIR_CSTATS_PAD) ||
-	    nla_put_u16(d->skb, TCA_AIRFAIR_CSTATS_WEIGHT, sta->weight) ||
-	    nla_put(d->skb, TCA_AIRFAIR_CSTATS_RATE, sizeof(sta->rate), &sta->rate) ||
+	    nla_put_u16(d->skb, TCA_AIRFAIR_CSTATS_WEIGHT, n.weight) ||
+	    nla_put(d->skb, TCA_AIRFAIR_CSTATS_RATE, sizeof(n.rate), &n.rate) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RATE_KBPS,
-			airfair_rate_kbps(&sta->rate)) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_LOSS, sta->loss_q16) ||
-	    nla_put_u8(d->skb, TCA_AIRFAIR_CSTATS_SOURCE, sta->source) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_SOURCE_AGE,
-			jiffies_to_msecs(jiffies - sta->source_changed)) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_COST_A, sta->costs.data.a_ns) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_COST_B, sta->costs.data.b_ns256) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DEFICIT,
-			(u32)(s32)clamp_t(s64, (s64)sta->vtime - (s64)q->vtime_floor,
-					  S32_MIN, S32_MAX)) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_BACKLOG_PKTS, sta->qlen) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_BACKLOG_BYTES, sta->backlog) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN, n[0]) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP, n[1]) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_UDP, n[2]) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_OTHER, n[3]) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DELACK,
-			delack_n ? delack_sum / delack_n : q->cfg.delack << 8) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DROPS, sta->drops) ||
-	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_PACKETS, sta->packets,
+			airfair_rate_kbps(&n.rate)) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_LOSS, n.loss_q16) ||
+	    nla_put_u8(d->skb, TCA_AIRFAIR_CSTATS_SOURCE, n.source) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_SOURCE_AGE, n.source_age_ms) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_COST_A, n.cost_a) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_COST_B, n.cost_b) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DEFICIT, (u32)n.deficit) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_BACKLOG_PKTS, n.qlen) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_BACKLOG_BYTES, n.backlog) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN, n.flows[0]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP, n.flows[1]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_UDP, n.flows[2]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_OTHER, n.flows[3]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DELACK, n.delack) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DROPS, n.drops) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_PACKETS, n.packets,
 			      TCA_AIRFAIR_CSTATS_PAD) ||
-	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_BYTES, sta->bytes,
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_BYTES, n.bytes,
 			      TCA_AIRFAIR_CSTATS_PAD) ||
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES,
-			      sta->upload_frames, TCA_AIRFAIR_CSTATS_PAD) ||
-	    (expected &&
-	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT, expected)) ||
+			      n.upload_frames, TCA_AIRFAIR_CSTATS_PAD) ||
+	    (n.expected_kbps &&
+	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT,
+			 n.expected_kbps)) ||
 	    (hook_pending &&
-	     (nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PENDING_AIRTIME, pending) ||
+	     (nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PENDING_AIRTIME,
+			  n.pending_us) ||
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,
-			  phy_pending))) ||
-	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RTT_US,
-			rtt_n ? (u32)div_u64(rtt_sum, rtt_n) : 0)) {
+			  n.phy_pending_us))) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RTT_US, n.rtt_us)) {
 		nla_nest_cancel(d->skb, st);
 		return -EMSGSIZE;
 	}

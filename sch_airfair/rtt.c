@@ -63,6 +63,7 @@
  * entitled to a larger part of the buffer. A flow with no estimate yet counts
  * as having the reference RTT.
  */
+#include <linux/etherdevice.h>
 #include <linux/if_ether.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
@@ -267,19 +268,28 @@ static struct airfair_rtt_ent *airfair_rtt_track(struct airfair_rtt *r,
 }
 
 /*
- * Hand all the upload data counted for a flow over to its egress packet. Not
- * capped: what is left over at a flow's last packet would never be charged
- * (a cap of 64 frames lost a fifth of an upload behind GRO in CI), and the
- * upload window bounds what a sender can have sent between two of its ACKs.
+ * Hand the upload data counted for a flow over to its egress packet, at most
+ * AIRFAIR_UPLOAD_TAKE_MAX frames per packet: one packet must not carry
+ * seconds of air (a SYN, then a flood of segments, would hold its station,
+ * and the meter everyone, for that long). The rest stays in the record for
+ * the flow's next packets; none is dropped (dropping it lost a fifth of an
+ * upload behind GRO in CI).
  */
+#define AIRFAIR_UPLOAD_TAKE_MAX	64
+
 static void airfair_upload_take(struct airfair_rtt_ent *e,
 				struct airfair_upload_seen *up)
 {
+	u32 frames = min_t(u32, e->up_frames, AIRFAIR_UPLOAD_TAKE_MAX);
+	u32 bytes = e->up_bytes;
+
+	if (frames < e->up_frames)
+		bytes = div_u64((u64)e->up_bytes * frames, e->up_frames);
 	up->tracked = true;
-	up->frames = e->up_frames;
-	up->bytes = e->up_bytes;
-	e->up_frames = 0;
-	e->up_bytes = 0;
+	up->frames = frames;
+	up->bytes = bytes;
+	e->up_frames -= frames;
+	e->up_bytes -= bytes;
 }
 
 /*
@@ -288,7 +298,7 @@ static void airfair_upload_take(struct airfair_rtt_ent *e,
  * hands over the upload data received for the flow since its last egress
  * packet; up->tracked is false if the flow has no record to count it in.
  */
-u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
+u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 		       const struct tcphdr *th,
 		       const struct airfair_tcp_opts *o, u8 *weight,
 		       struct airfair_upload_seen *up)
@@ -309,6 +319,8 @@ u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
 		rtt = airfair_rtt_of(e);
 		*weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
 			      e->nr_samples[AIRFAIR_RTT_INGRESS]);
+		/* the station the flow's packets go to sends its uploads */
+		ether_addr_copy(e->sta_addr, sta_addr);
 		if (up)
 			airfair_upload_take(e, up);
 	}
@@ -321,10 +333,10 @@ u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash,
  * counted as the segments it was made of, each with its own headers.
  */
 static void airfair_upload_add(struct airfair_rtt_ent *e,
-			       const struct sk_buff *skb, u32 hdr)
+			       const struct sk_buff *skb, u32 hdr, u32 end)
 {
 	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
-	u64 bytes = (u64)skb->len + (u64)(segs - 1) * hdr;
+	u64 bytes = (u64)end + (u64)(segs - 1) * hdr;
 
 	e->up_frames = min_t(u64, (u64)e->up_frames + segs, U32_MAX);
 	e->up_bytes = min_t(u64, e->up_bytes + bytes, U32_MAX);
@@ -343,7 +355,7 @@ static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 	const struct tcphdr *th;
 	struct flow_keys keys;
 	struct tcphdr _th;
-	u32 hash, hdr;
+	u32 hash, hdr, end;
 
 	/* Only what the AP receives for itself or forwards, as the stack does. */
 	if (skb->pkt_type == PACKET_OTHERHOST || skb->pkt_type == PACKET_LOOPBACK)
@@ -357,11 +369,18 @@ static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 		goto out;
 	airfair_tcp_options(skb, th, keys.control.thoff, &opts);
 	hdr = keys.control.thoff + th->doff * 4;
+	end = airfair_l3_end(skb, &keys);
 	spin_lock(&r->lock);
 	e = airfair_rtt_track(r, hash, th, &opts, AIRFAIR_RTT_INGRESS,
 			      th->syn && !th->ack);
-	if (e && skb->len > hdr)
-		airfair_upload_add(e, skb, hdr);
+	/*
+	 * Upload data counts for the flow's station only when that station
+	 * sent it: another station cannot charge (or relieve) it by reusing
+	 * the flow's addresses and ports.
+	 */
+	if (e && end > hdr && skb_mac_header_was_set(skb) &&
+	    ether_addr_equal(eth_hdr(skb)->h_source, e->sta_addr))
+		airfair_upload_add(e, skb, hdr, end);
 	spin_unlock(&r->lock);
 out:
 	consume_skb(skb);

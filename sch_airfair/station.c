@@ -59,16 +59,30 @@ static void airfair_default_rate(const struct airfair_timing *t,
 		r->flags |= AIRFAIR_RATE_F_ERP;
 }
 
-/* Costs of a station at @rate under @c; A-MPDU only exists from HT on. */
+/*
+ * Costs of a station at @rate under @c; A-MPDU only exists from HT on. With
+ * ack-prio the AP's pure ACKs contend in AC_VO: their own air is VO's
+ * (shorter AIFS and backoff), the data's stays BE's.
+ */
 int airfair_costs_for(const struct airfair_config *c,
 		      const struct tc_airfair_rate *rate, u32 loss_q16,
 		      struct airfair_sta_costs *out)
 {
 	u8 ampdu = rate->mode == AIRFAIR_MODE_LEGACY ? 1 : c->ampdu;
+	struct airfair_sta_costs vo;
+	int err;
 
-	return airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_BE,
-				 c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
-				 out);
+	err = airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_BE,
+				c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
+				out);
+	if (err || !c->ack_prio)
+		return err;
+	err = airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_VO,
+				c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
+				&vo);
+	if (!err)
+		out->ack = vo.ack;
+	return err;
 }
 
 /* Can every rate in use, and the default rate, be costed under @c? */
@@ -198,15 +212,21 @@ void airfair_sta_release(struct airfair_sched *q, struct airfair_sta *sta)
 	q->nr_stas--;
 }
 
-/* Age out stations idle for longer than the timeout that nobody pinned. */
+/*
+ * Age out stations idle for longer than the timeout that nobody pinned;
+ * a timeout of 0 keeps them. A station in the schedule (in its turn, or
+ * in the active tree) is never idle, whatever its queue holds right now.
+ */
 void airfair_stas_gc(struct airfair_sched *q)
 {
 	unsigned long timeout = msecs_to_jiffies(q->cfg.sta_timeout_ms);
 	struct airfair_sta *sta, *tmp;
 
 	q->next_gc = jiffies + max_t(unsigned long, timeout / 4, HZ / 10);
+	if (!q->cfg.sta_timeout_ms)
+		return;
 	list_for_each_entry_safe(sta, tmp, &q->all_stas, node) {
-		if (sta->pinned || sta->qlen)
+		if (sta->pinned || sta->qlen || sta->active || sta == q->cur)
 			continue;
 		if (time_after(jiffies, sta->last_active + timeout))
 			airfair_sta_release(q, sta);

@@ -31,8 +31,14 @@ veth_setup() {
 		ip -n $AF_NS addr add "$(sta_addr "$i")/24" dev m$i
 		ip -n $AF_NS link set m$i up
 	done
-	# ARP replies only from the macvlan that owns the address.
+	# ARP replies only from the macvlan that owns the address, and each station's
+	# packets leave through its own macvlan (source MAC = the station, as a radio's
+	# transmitter address would be), not through the first route's device.
 	ip netns exec $AF_NS sysctl -qw net.ipv4.conf.all.arp_ignore=1
+	for i in $(seq 1 "$n"); do
+		ip -n $AF_NS route add 10.77.0.0/24 dev m$i src "$(sta_addr "$i")" table $((100 + i))
+		ip -n $AF_NS rule add from "$(sta_addr "$i")" table $((100 + i))
+	done
 	ip netns exec $AF_NS bash -c "for i in \$(seq 1 $n); do
 		iperf3 -s -D -B 10.77.0.\$((10 + i)) -p \$((5200 + i)) >/dev/null 2>&1; done"
 	for i in $(seq 1 "$n"); do
