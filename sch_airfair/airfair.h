@@ -251,6 +251,7 @@ struct airfair_sched {
 	struct airfair_sta *stas;	/* max_stations + multicast + overflow */
 	u32 nr_slots;
 	DECLARE_HASHTABLE(sta_hash, AIRFAIR_STA_HASH_BITS);
+	u32 sta_hash_seed;
 	struct list_head free_stas;
 	struct list_head all_stas;	/* in use, oldest first */
 	u32 nr_stas;

@@ -605,8 +605,16 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	struct sk_buff *skb = NULL;
 	u32 cost;
 
-	if (!sch->q.qlen || !airfair_meter_allows(sch) ||
-	    !airfair_pending_allows(sch))
+	/*
+	 * Below another qdisc airfair is work-conserving: the parent paces
+	 * (htb, tbf, hfsc's upper limits), and qfq, drr, ets and hfsc expect
+	 * a child with packets to hand one over (qfq dereferences NULL when a
+	 * child's peek fails). The meter and pending-limit hold packets back
+	 * only where airfair is its TX queue's root (the device's, or mq's).
+	 */
+	if (!sch->q.qlen ||
+	    (qdisc_root_bh(sch) == sch && (!airfair_meter_allows(sch) ||
+					   !airfair_pending_allows(sch))))
 		goto out;
 	for (;;) {
 		sta = q->cur;

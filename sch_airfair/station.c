@@ -6,19 +6,22 @@
  * one overflow station rather than being dropped.
  */
 #include <linux/etherdevice.h>
+#include <linux/jhash.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include "airfair.h"
 
 /*
- * The hash table's key: the address's last four bytes, the part that tells
- * stations of one vendor apart (hash_for_each_possible() mixes it with
- * hash_32()). Cheaper than jhash() on every packet; the full address is
- * compared on lookup.
+ * The hash table's key: the address mixed with a per-qdisc random seed, so
+ * that nobody can pick addresses that all land in one bucket (any unicast
+ * destination reaches the table). The full address is compared on lookup.
  */
-static u32 airfair_addr_hash(const u8 *addr)
+static u32 airfair_addr_hash(const struct airfair_sched *q, const u8 *addr)
 {
-	return get_unaligned((const u32 *)(addr + 2));
+	return jhash_2words(get_unaligned((const u32 *)addr),
+			    get_unaligned((const u16 *)(addr + 4)),
+			    q->sta_hash_seed);
 }
 
 static void airfair_sta_init(struct airfair_sta *sta, const u8 *addr)
@@ -152,6 +155,7 @@ int airfair_stas_alloc(struct airfair_sched *q, u32 max_stations)
 	if (!q->stas)
 		return -ENOMEM;
 	hash_init(q->sta_hash);
+	q->sta_hash_seed = get_random_u32();
 	INIT_LIST_HEAD(&q->free_stas);
 	INIT_LIST_HEAD(&q->all_stas);
 	q->active = RB_ROOT_CACHED;
@@ -175,7 +179,8 @@ struct airfair_sta *airfair_sta_find(struct airfair_sched *q, const u8 *addr)
 {
 	struct airfair_sta *sta;
 
-	hash_for_each_possible(q->sta_hash, sta, hnode, airfair_addr_hash(addr))
+	hash_for_each_possible(q->sta_hash, sta, hnode,
+			       airfair_addr_hash(q, addr))
 		if (ether_addr_equal(sta->addr, addr))
 			return sta;
 	return NULL;
@@ -194,7 +199,7 @@ struct airfair_sta *airfair_sta_get(struct airfair_sched *q, const u8 *addr)
 	list_del(&sta->node);
 	airfair_sta_init(sta, addr);
 	list_add_tail(&sta->node, &q->all_stas);
-	hash_add(q->sta_hash, &sta->hnode, airfair_addr_hash(addr));
+	hash_add(q->sta_hash, &sta->hnode, airfair_addr_hash(q, addr));
 	q->nr_stas++;
 	airfair_sta_update_costs(q, sta);
 	return sta;

@@ -10,15 +10,11 @@
 . "$(dirname "$0")/airfair_lib.sh"
 
 DEV=af0
-OUTQ=$AIRFAIR_REPO/build/selftests/udp_outq
 trap veth_cleanup EXIT
 
 ktap_header
-require_root
-require_cmd tc ip jq
-[ -x "$OUTQ" ] || ktap_skip_all "$OUTQ not built (make)"
-airfair_load || ktap_skip_all "cannot load sch_airfair"
-tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
+airfair_require
+airfair_helper OUTQ udp_outq
 actions="delete change-limit replace link-down link-delete"
 ktap_set_plan 5
 veth_setup 1 || ktap_skip_all "cannot build the veth/macvlan topology"

@@ -83,3 +83,21 @@ qdisc_field() {
 	tc -j -s qdisc show dev "$1" | jq -r --arg k "$2" \
 		'.[0] | (.options[$k] // .xstats[$k] // .[$k]) // empty'
 }
+
+# The start of a test on the veth topology: root, the commands it needs besides tc, ip
+# and jq, the module and the tc plugin; SKIPs saying what is missing.
+airfair_require() {
+	require_root
+	require_cmd tc ip jq "$@"
+	airfair_load || ktap_skip_all "cannot load sch_airfair"
+	tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage ||
+		ktap_skip_all "tc plugin q_airfair.so not found"
+}
+
+# airfair_helper VAR NAME: VAR = the path of the selftests/helpers program NAME, built
+# on the host by make; SKIPs without it.
+airfair_helper() {
+	local p=$AIRFAIR_REPO/build/selftests/$2
+	[ -x "$p" ] || ktap_skip_all "$p not built (make)"
+	printf -v "$1" '%s' "$p"
+}

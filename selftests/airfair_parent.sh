@@ -6,7 +6,7 @@
 # parent's counters underflow), and a drop reported while airfair is empty makes hfsc,
 # qfq and drr take the class off their schedule just as a packet arrives (it stalls).
 # For each parent: a tiny limit, an upload whose ACKs the filter thins and a UDP flood
-# at a metered rate; afterwards the parent and airfair hold nothing (qlen and backlog
+# above the parent's rate; afterwards the parent and airfair hold nothing (qlen and backlog
 # 0, no wrapped counter) and traffic still flows through both.
 . "$(dirname "$0")/airfair_lib.sh"
 
@@ -14,38 +14,44 @@ DEV=af0
 trap veth_cleanup EXIT
 
 ktap_header
-require_root
-require_cmd tc ip iperf3 jq ping
-airfair_load || ktap_skip_all "cannot load sch_airfair"
-tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
+airfair_require iperf3 ping
 parents="htb hfsc qfq drr ets tbf"
 ktap_set_plan 6
 veth_setup 2 || ktap_skip_all "cannot build the veth/macvlan topology"
 
-child_opts="11a limit 2 utilisation 30 station $(sta_mac 1) rate 6mbit station $(sta_mac 2) rate 6mbit"
+child_opts="11a limit 2 station $(sta_mac 1) rate 6mbit station $(sta_mac 2) rate 6mbit"
 
-# Parent P at the root of af0 with airfair (handle 10:) as the child that takes everything.
+# The parent under test (handle 2:) with airfair (10:) as the child that takes
+# everything. Shapers (htb, hfsc, tbf) are the root; the schedulers that only share
+# (qfq, drr, ets) sit under a tbf root, so that a backlog builds in airfair there too.
 setup_parent() {
+	local at="root"
 	tc qdisc del dev $DEV root 2>/dev/null
 	case $1 in
-	htb)	tc qdisc add dev $DEV root handle 1: htb default 10 &&
-		tc class add dev $DEV parent 1: classid 1:10 htb rate 20mbit &&
-		tc qdisc add dev $DEV parent 1:10 handle 10: airfair $child_opts ;;
-	hfsc)	tc qdisc add dev $DEV root handle 1: hfsc default 10 &&
-		tc class add dev $DEV parent 1: classid 1:10 hfsc sc rate 20mbit ul rate 20mbit &&
-		tc qdisc add dev $DEV parent 1:10 handle 10: airfair $child_opts ;;
-	qfq|drr) tc qdisc add dev $DEV root handle 1: "$1" &&
+	qfq|drr|ets)
+		tc qdisc add dev $DEV root handle 1: tbf rate 20mbit burst 20k latency 100ms ||
+			return 1
+		at="parent 1:1" ;;
+	esac
+	case $1 in
+	htb)	tc qdisc add dev $DEV $at handle 2: htb default 10 &&
+		tc class add dev $DEV parent 2: classid 2:10 htb rate 20mbit &&
+		tc qdisc add dev $DEV parent 2:10 handle 10: airfair $child_opts ;;
+	hfsc)	tc qdisc add dev $DEV $at handle 2: hfsc default 10 &&
+		tc class add dev $DEV parent 2: classid 2:10 hfsc sc rate 20mbit ul rate 20mbit &&
+		tc qdisc add dev $DEV parent 2:10 handle 10: airfair $child_opts ;;
+	qfq|drr) tc qdisc add dev $DEV $at handle 2: "$1" &&
 		if [ "$1" = qfq ]; then
-			tc class add dev $DEV parent 1: classid 1:10 qfq weight 1 maxpkt 1514
+			tc class add dev $DEV parent 2: classid 2:10 qfq weight 1 maxpkt 1514
 		else
-			tc class add dev $DEV parent 1: classid 1:10 drr
+			tc class add dev $DEV parent 2: classid 2:10 drr
 		fi &&
-		tc filter add dev $DEV parent 1: protocol all prio 1 u32 match u32 0 0 flowid 1:10 &&
-		tc qdisc add dev $DEV parent 1:10 handle 10: airfair $child_opts ;;
-	ets)	tc qdisc add dev $DEV root handle 1: ets bands 1 &&
-		tc qdisc add dev $DEV parent 1:1 handle 10: airfair $child_opts ;;
-	tbf)	tc qdisc add dev $DEV root handle 1: tbf rate 20mbit burst 20k latency 100ms &&
-		tc qdisc add dev $DEV parent 1:1 handle 10: airfair $child_opts ;;
+		tc filter add dev $DEV parent 2: protocol all prio 1 u32 match u32 0 0 flowid 2:10 &&
+		tc qdisc add dev $DEV parent 2:10 handle 10: airfair $child_opts ;;
+	ets)	tc qdisc add dev $DEV $at handle 2: ets bands 1 &&
+		tc qdisc add dev $DEV parent 2:1 handle 10: airfair $child_opts ;;
+	tbf)	tc qdisc add dev $DEV $at handle 2: tbf rate 20mbit burst 20k latency 100ms &&
+		tc qdisc add dev $DEV parent 2:1 handle 10: airfair $child_opts ;;
 	esac
 }
 
@@ -77,7 +83,7 @@ for p in $parents; do
 	down=$!
 	wait $up $down
 	sleep 1
-	read -r pq pb < <(counters 1:)
+	read -r pq pb < <(counters 2:)
 	read -r cq cb < <(counters 10:)
 	acks=$(airfair_stat drop_ackfilter)
 	lim=$(airfair_stat drop_limit)
