@@ -22,7 +22,6 @@
 #define AIRFAIR_FLOWS_PER_STA	32	/* flow buckets of one station */
 #define AIRFAIR_STA_HASH_BITS	8
 #define AIRFAIR_WEIGHT_DEFAULT	1
-#define AIRFAIR_WEIGHT_MAX	1024
 #define AIRFAIR_DEFAULT_MSS	1448
 #define AIRFAIR_FLOW_RECENT	(10 * HZ)	/* stats count flows seen this recently */
 #define AIRFAIR_RTT_REF_US	50000	/* a TCP flow's RTT until one is measured */

@@ -21,8 +21,6 @@
 #include <uapi/linux/pkt_sched_airfair.h>
 
 #define AIRFAIR_LOSS_ONE	65536U	/* loss_q16 of probability 1 */
-#define AIRFAIR_MAX_RETRIES	15
-#define AIRFAIR_MAX_AMPDU	64
 
 /* One PHY preset row, overridable field by field by tc. */
 struct airfair_timing {

@@ -49,7 +49,6 @@ static const struct airfair_config airfair_defaults = {
 };
 
 #define AIRFAIR_DEFAULT_PHY	AIRFAIR_PHY_11N_5G
-#define AIRFAIR_MAX_STATIONS	4096
 
 /* ---------------------------------------------------------------------------
  * Queues
@@ -724,7 +723,8 @@ static void airfair_destroy(struct Qdisc *sch)
 
 static const struct nla_policy airfair_sta_policy[TCA_AIRFAIR_STA_MAX + 1] = {
 	[TCA_AIRFAIR_STA_ADDR]	 = NLA_POLICY_ETH_ADDR,
-	[TCA_AIRFAIR_STA_WEIGHT] = NLA_POLICY_RANGE(NLA_U16, 1, AIRFAIR_WEIGHT_MAX),
+	[TCA_AIRFAIR_STA_WEIGHT] = NLA_POLICY_RANGE(NLA_U16, AIRFAIR_WEIGHT_MIN,
+						    AIRFAIR_WEIGHT_MAX),
 	[TCA_AIRFAIR_STA_RATE]	 = NLA_POLICY_EXACT_LEN(sizeof(struct tc_airfair_rate)),
 	[TCA_AIRFAIR_STA_LOSS]	 = { .type = NLA_U32 },
 	[TCA_AIRFAIR_STA_SOURCE] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_SRC_STATIC,
@@ -745,9 +745,10 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_RETRIES]	    = NLA_POLICY_MAX(NLA_U8, AIRFAIR_MAX_RETRIES),
 	[TCA_AIRFAIR_BASIC_RATE]    = { .type = NLA_U16 },
 	[TCA_AIRFAIR_MODEL]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_MODEL_MAX - 1),
-	[TCA_AIRFAIR_UTILISATION]   = NLA_POLICY_MAX(NLA_U16, 1000),
+	[TCA_AIRFAIR_UTILISATION]   = NLA_POLICY_MAX(NLA_U16, AIRFAIR_UTIL_MAX),
 	[TCA_AIRFAIR_QUANTUM]	    = { .type = NLA_U32 },
-	[TCA_AIRFAIR_DELACK]	    = NLA_POLICY_RANGE(NLA_U8, 1, 16),
+	[TCA_AIRFAIR_DELACK]	    = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_DELACK_MIN,
+						       AIRFAIR_DELACK_MAX),
 	[TCA_AIRFAIR_ACK_FILTER]    = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_AIRFAIR_ACK_PRIO]	    = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_AIRFAIR_TLAS]	    = { .type = NLA_U32 },
@@ -763,6 +764,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
 	[TCA_AIRFAIR_UPLOAD_WINDOW] = NLA_POLICY_MAX(NLA_U8, 1),
 };
+
 
 /*
  * Reject a u32 attribute outside [min, max]. @msg must be a string literal
@@ -787,6 +789,11 @@ static int airfair_get_u32(struct nlattr *attr, u32 min, u32 max, u32 *val,
 	return 0;
 }
 
+/* The same with the message made from the bounds (the uapi header's macros). */
+#define airfair_get_ranged(attr, min, max, val, name, unit, extack)	\
+	airfair_get_u32(attr, min, max, val, name " out of range ("	\
+			__stringify(min) "-" __stringify(max) unit ")", extack)
+
 static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
 				struct netlink_ext_ack *extack)
 {
@@ -799,14 +806,16 @@ static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
 		return -EINVAL;
 	}
 	v = t->sifs_us;
-	err = airfair_get_u32(tb[TCA_AIRFAIR_SIFS], 1, 1000, &v,
-			      "sifs out of range (1-1000 us)", extack);
+	err = airfair_get_ranged(tb[TCA_AIRFAIR_SIFS], AIRFAIR_SIFS_SLOT_MIN_US,
+				 AIRFAIR_SIFS_SLOT_MAX_US, &v, "sifs", " us",
+				 extack);
 	if (err)
 		return err;
 	t->sifs_us = v;
 	v = t->slot_us;
-	err = airfair_get_u32(tb[TCA_AIRFAIR_SLOT], 1, 1000, &v,
-			      "slot out of range (1-1000 us)", extack);
+	err = airfair_get_ranged(tb[TCA_AIRFAIR_SLOT], AIRFAIR_SIFS_SLOT_MIN_US,
+				 AIRFAIR_SIFS_SLOT_MAX_US, &v, "slot", " us",
+				 extack);
 	if (err)
 		return err;
 	t->slot_us = v;
@@ -836,31 +845,40 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 	err = airfair_parse_timing(tb, &c->timing, extack);
 	if (err)
 		return err;
-	err = airfair_get_u32(tb[TCA_AIRFAIR_LIMIT], 1, 1 << 20, &c->limit,
-			      "limit out of range (1-1048576 packets)", extack) ?:
-	      airfair_get_u32(tb[TCA_AIRFAIR_MEMLIMIT], 64 << 10, 1 << 30,
-			      &c->memlimit, "memlimit out of range (64 KiB - 1 GiB)", extack) ?:
-	      airfair_get_u32(tb[TCA_AIRFAIR_QUANTUM], 1, 100000, &c->quantum_us,
-			      "quantum out of range (1 us - 100 ms)", extack) ?:
-	      airfair_get_u32(tb[TCA_AIRFAIR_TLAS], 0, 1 << 16, &c->tlas,
-			      "tlas out of range (0-65536 packets)", extack) ?:
-	      airfair_get_u32(tb[TCA_AIRFAIR_TARGET], 100, 10 * USEC_PER_SEC,
-			      &c->target_us, "target out of range (100 us - 10 s)", extack) ?:
-	      airfair_get_u32(tb[TCA_AIRFAIR_INTERVAL], 1000, 100 * USEC_PER_SEC,
-			      &c->interval_us, "interval out of range (1 ms - 100 s)", extack) ?:
-	      airfair_get_u32(tb[TCA_AIRFAIR_STA_TIMEOUT], 0, 24 * 3600 * MSEC_PER_SEC,
-			      &c->sta_timeout_ms,
-			      "station-timeout out of range (0 - 24 h)", extack) ?:
-	      airfair_get_u32(tb[TCA_AIRFAIR_PENDING_LIMIT], 0, USEC_PER_SEC,
-			      &c->pending_limit_us, "pending-limit out of range (0 - 1 s)", extack);
+	err = airfair_get_ranged(tb[TCA_AIRFAIR_LIMIT], AIRFAIR_LIMIT_MIN,
+				 AIRFAIR_LIMIT_MAX, &c->limit, "limit",
+				 " packets", extack) ?:
+	      airfair_get_ranged(tb[TCA_AIRFAIR_MEMLIMIT], AIRFAIR_MEMLIMIT_MIN,
+				 AIRFAIR_MEMLIMIT_MAX, &c->memlimit, "memlimit",
+				 " bytes", extack) ?:
+	      airfair_get_ranged(tb[TCA_AIRFAIR_QUANTUM], AIRFAIR_QUANTUM_MIN_US,
+				 AIRFAIR_QUANTUM_MAX_US, &c->quantum_us,
+				 "quantum", " us", extack) ?:
+	      airfair_get_ranged(tb[TCA_AIRFAIR_TLAS], 0, AIRFAIR_TLAS_MAX,
+				 &c->tlas, "tlas", " packets", extack) ?:
+	      airfair_get_ranged(tb[TCA_AIRFAIR_TARGET], AIRFAIR_TARGET_MIN_US,
+				 AIRFAIR_TARGET_MAX_US, &c->target_us, "target",
+				 " us", extack) ?:
+	      airfair_get_ranged(tb[TCA_AIRFAIR_INTERVAL],
+				 AIRFAIR_INTERVAL_MIN_US,
+				 AIRFAIR_INTERVAL_MAX_US, &c->interval_us,
+				 "interval", " us", extack) ?:
+	      airfair_get_ranged(tb[TCA_AIRFAIR_STA_TIMEOUT], 0,
+				 AIRFAIR_STA_TIMEOUT_MAX_MS, &c->sta_timeout_ms,
+				 "station-timeout", " ms", extack) ?:
+	      airfair_get_ranged(tb[TCA_AIRFAIR_PENDING_LIMIT], 0,
+				 AIRFAIR_PENDING_LIMIT_MAX_US,
+				 &c->pending_limit_us, "pending-limit", " us",
+				 extack);
 	if (err)
 		return err;
 	if (tb[TCA_AIRFAIR_MAX_STATIONS]) {
 		u32 max = c->max_stations;
 
-		err = airfair_get_u32(tb[TCA_AIRFAIR_MAX_STATIONS], 1,
-				      AIRFAIR_MAX_STATIONS, &max,
-				      "max-stations out of range (1-4096)", extack);
+		err = airfair_get_ranged(tb[TCA_AIRFAIR_MAX_STATIONS],
+					 AIRFAIR_STATIONS_MIN,
+					 AIRFAIR_STATIONS_MAX, &max,
+					 "max-stations", "", extack);
 		if (err)
 			return err;
 		if (!create && max != c->max_stations) {

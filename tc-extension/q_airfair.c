@@ -580,7 +580,8 @@ static int af_parse_station(int *argcp, char ***argvp, struct af_cmd *c)
 				return -1;
 			}
 			argc--, argv++;
-			if (af_get_uint("weight", argv[1], 1, 1024, &v))
+			if (af_get_uint("weight", argv[1], AIRFAIR_WEIGHT_MIN,
+					AIRFAIR_WEIGHT_MAX, &v))
 				return -1;
 			s->weight = v;
 			s->has_weight = true;
@@ -730,7 +731,8 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "sifs") || !strcmp(kw, "slot")) {
 			AF_VALUE();
-			if (af_get_time_us(kw, *argv, 1, 1000, &v) ||
+			if (af_get_time_us(kw, *argv, AIRFAIR_SIFS_SLOT_MIN_US,
+					   AIRFAIR_SIFS_SLOT_MAX_US, &v) ||
 			    af_set(&c, kw[1] == 'i' ? O_SIFS : O_SLOT, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "cwmin") || !strcmp(kw, "cwmax")) {
@@ -760,13 +762,14 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				argc--, argv++;
 				snprintf(name, sizeof(name), "aifsn %s",
 					 af_ac_names[ac]);
-				if (af_get_uint(name, *argv, 1, 15, &v))
+				if (af_get_uint(name, *argv, AIRFAIR_AIFSN_MIN,
+						AIRFAIR_AIFSN_MAX, &v))
 					goto out;
 				c.aifsn[ac] = v;
 			}
 		} else if (!strcmp(kw, "retries")) {
 			AF_VALUE();
-			if (af_get_uint(kw, *argv, 0, 255, &v) ||
+			if (af_get_uint(kw, *argv, 0, AIRFAIR_MAX_RETRIES, &v) ||
 			    af_set(&c, O_RETRIES, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "basic-rate")) {
@@ -778,7 +781,8 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "limit")) {
 			AF_VALUE();
-			if (af_get_uint(kw, *argv, 1, UINT32_MAX, &v) ||
+			if (af_get_uint(kw, *argv, AIRFAIR_LIMIT_MIN,
+					AIRFAIR_LIMIT_MAX, &v) ||
 			    af_set(&c, O_LIMIT, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "memlimit")) {
@@ -790,8 +794,10 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				       *argv);
 				goto out;
 			}
-			if (sz == 0) {
-				af_err("memlimit: must be greater than 0");
+			if (sz < AIRFAIR_MEMLIMIT_MIN || sz > AIRFAIR_MEMLIMIT_MAX) {
+				af_err("memlimit: %s is out of range (%u-%u bytes)",
+				       *argv, AIRFAIR_MEMLIMIT_MIN,
+				       AIRFAIR_MEMLIMIT_MAX);
 				goto out;
 			}
 			if (af_set(&c, O_MEMLIMIT, kw, sz))
@@ -833,17 +839,19 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "quantum")) {
 			AF_VALUE();
-			if (af_get_time_us(kw, *argv, 1, UINT32_MAX, &v) ||
+			if (af_get_time_us(kw, *argv, AIRFAIR_QUANTUM_MIN_US,
+					   AIRFAIR_QUANTUM_MAX_US, &v) ||
 			    af_set(&c, O_QUANTUM, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "delack")) {
 			AF_VALUE();
-			if (af_get_uint(kw, *argv, 1, 255, &v) ||
+			if (af_get_uint(kw, *argv, AIRFAIR_DELACK_MIN,
+					AIRFAIR_DELACK_MAX, &v) ||
 			    af_set(&c, O_DELACK, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "ampdu")) {
 			AF_VALUE();
-			if (af_get_uint(kw, *argv, 1, 255, &v) ||
+			if (af_get_uint(kw, *argv, 1, AIRFAIR_MAX_AMPDU, &v) ||
 			    af_set(&c, O_AMPDU, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "ack-filter") ||
@@ -870,12 +878,17 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "tlas")) {
 			AF_VALUE();
-			if (af_get_uint(kw, *argv, 0, UINT32_MAX, &v) ||
+			if (af_get_uint(kw, *argv, 0, AIRFAIR_TLAS_MAX, &v) ||
 			    af_set(&c, O_TLAS, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "target") || !strcmp(kw, "interval")) {
 			AF_VALUE();
-			if (af_get_time_us(kw, *argv, 1, UINT32_MAX, &v) ||
+			if (af_get_time_us(kw, *argv,
+					   kw[0] == 't' ? AIRFAIR_TARGET_MIN_US :
+							  AIRFAIR_INTERVAL_MIN_US,
+					   kw[0] == 't' ? AIRFAIR_TARGET_MAX_US :
+							  AIRFAIR_INTERVAL_MAX_US,
+					   &v) ||
 			    af_set(&c, kw[0] == 't' ? O_TARGET : O_INTERVAL,
 				   kw, v))
 				goto out;
@@ -884,17 +897,20 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "pending-limit")) {
 			AF_VALUE();
-			if (af_get_time_us(kw, *argv, 0, 1000000, &v) ||
+			if (af_get_time_us(kw, *argv, 0,
+					   AIRFAIR_PENDING_LIMIT_MAX_US, &v) ||
 			    af_set(&c, O_PENDING_LIMIT, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "max-stations")) {
 			AF_VALUE();
-			if (af_get_uint(kw, *argv, 1, UINT32_MAX, &v) ||
+			if (af_get_uint(kw, *argv, AIRFAIR_STATIONS_MIN,
+					AIRFAIR_STATIONS_MAX, &v) ||
 			    af_set(&c, O_MAX_STATIONS, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "station-timeout")) {
 			AF_VALUE();
-			if (af_get_time_us(kw, *argv, 0, UINT32_MAX, &v))
+			if (af_get_time_us(kw, *argv, 0,
+					   AIRFAIR_STA_TIMEOUT_MAX_MS * 1000ULL, &v))
 				goto out;
 			if (v % 1000) {
 				af_err("station-timeout: %s is not a whole number of milliseconds",

@@ -99,6 +99,38 @@ enum airfair_source {
 	__AIRFAIR_SRC_MAX
 };
 
+/*
+ * The values the kernel accepts for the options below, inclusive; tc checks
+ * the same before it sends anything. Not listed: 0 to the type's maximum.
+ */
+#define AIRFAIR_LIMIT_MIN		1
+#define AIRFAIR_LIMIT_MAX		1048576		/* packets */
+#define AIRFAIR_MEMLIMIT_MIN		65536		/* bytes */
+#define AIRFAIR_MEMLIMIT_MAX		1073741824
+#define AIRFAIR_SIFS_SLOT_MIN_US	1
+#define AIRFAIR_SIFS_SLOT_MAX_US	1000
+#define AIRFAIR_AIFSN_MIN		1
+#define AIRFAIR_AIFSN_MAX		15
+#define AIRFAIR_MAX_RETRIES		15
+#define AIRFAIR_UTIL_MIN		1		/* per mille */
+#define AIRFAIR_UTIL_MAX		1000
+#define AIRFAIR_QUANTUM_MIN_US		1
+#define AIRFAIR_QUANTUM_MAX_US		100000
+#define AIRFAIR_DELACK_MIN		1
+#define AIRFAIR_DELACK_MAX		16
+#define AIRFAIR_TLAS_MAX		65536		/* packets */
+#define AIRFAIR_TARGET_MIN_US		100
+#define AIRFAIR_TARGET_MAX_US		10000000
+#define AIRFAIR_INTERVAL_MIN_US		1000
+#define AIRFAIR_INTERVAL_MAX_US		100000000
+#define AIRFAIR_STATIONS_MIN		1
+#define AIRFAIR_STATIONS_MAX		4096
+#define AIRFAIR_STA_TIMEOUT_MAX_MS	86400000	/* 24 h; 0 = never */
+#define AIRFAIR_MAX_AMPDU		64
+#define AIRFAIR_PENDING_LIMIT_MAX_US	1000000
+#define AIRFAIR_WEIGHT_MIN		1
+#define AIRFAIR_WEIGHT_MAX		1024
+
 /* Qdisc options (TCA_OPTIONS). Times in microseconds, loss in 1/65536. */
 enum {
 	TCA_AIRFAIR_UNSPEC,
