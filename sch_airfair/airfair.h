@@ -24,6 +24,8 @@
 #define AIRFAIR_WEIGHT_DEFAULT	1
 #define AIRFAIR_DEFAULT_MSS	1448
 #define AIRFAIR_FLOW_RECENT	(10 * HZ)	/* stats count flows seen this recently */
+/* airfair-feeder pushes every second or so: this long after its last push */
+#define AIRFAIR_FEEDER_HOLD	(10 * HZ)
 #define AIRFAIR_RTT_REF_US	50000	/* a TCP flow's RTT until one is measured */
 /*
  * Most air one packet is charged, so that a flow's s32 deficit cannot wrap
@@ -231,6 +233,7 @@ struct airfair_sta {
 
 	u32 qlen;
 	u32 backlog;
+	u32 memory;			/* truesize of its queued packets */
 	u64 airtime_ns;
 	u64 packets;
 	u64 bytes;
@@ -272,6 +275,8 @@ struct airfair_sched {
 	u32 phy_pending_us;		/* last reported by the hook */
 
 	u32 memory_used;
+	bool feeder_seen;		/* airfair-feeder has pushed stations */
+	unsigned long feeder_until;	/* jiffies: it counts as running till then */
 	u32 new_flows_seen;
 	u64 airtime_ns;
 	u32 drop_limit;

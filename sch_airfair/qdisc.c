@@ -87,6 +87,7 @@ void airfair_unqueued(struct Qdisc *sch, struct airfair_sta *sta,
 	sch->q.qlen--;
 	sch->qstats.backlog -= len;
 	q->memory_used -= skb->truesize;
+	sta->memory -= skb->truesize;
 }
 
 static struct sk_buff *airfair_codel_dequeue(struct codel_vars *vars, void *ctx)
@@ -263,9 +264,29 @@ static void airfair_upload_window(struct airfair_sched *q,
 	q->window_clamps++;
 }
 
-static struct airfair_sta *airfair_classify_sta(struct airfair_sched *q,
+/*
+ * May a packet to an address the table does not hold create a station?
+ * Only for a station something knows: with the mac80211 hook, one mac80211
+ * has; while airfair-feeder keeps the table, none (the feeder adds the
+ * stations that associate). Otherwise (plain tc, a wired device) any
+ * unicast address is learnt.
+ */
+static bool airfair_sta_may_learn(struct Qdisc *sch, const u8 *addr)
+{
+	struct airfair_sched *q = qdisc_priv(sch);
+	u32 kbps, sta_us, phy_us;
+	int err;
+
+	err = airfair_hook_query(qdisc_dev(sch), addr, &kbps, &sta_us, &phy_us);
+	if (err != -EOPNOTSUPP)
+		return !err;
+	return !(q->feeder_seen && time_before(jiffies, q->feeder_until));
+}
+
+static struct airfair_sta *airfair_classify_sta(struct Qdisc *sch,
 						struct sk_buff *skb)
 {
+	struct airfair_sched *q = qdisc_priv(sch);
 	const struct ethhdr *eth;
 	struct airfair_sta *sta;
 
@@ -276,7 +297,9 @@ static struct airfair_sta *airfair_classify_sta(struct airfair_sched *q,
 		return q->mcast;
 	if (time_after(jiffies, q->next_gc))
 		airfair_stas_gc(q);
-	sta = airfair_sta_get(q, eth->h_dest);
+	sta = airfair_sta_find(q, eth->h_dest);
+	if (!sta && airfair_sta_may_learn(sch, eth->h_dest))
+		sta = airfair_sta_get(q, eth->h_dest);
 	if (sta)
 		return sta;
 	q->sta_overflow++;
@@ -348,13 +371,32 @@ static struct airfair_flow *airfair_victim_flow(struct airfair_sched *q,
 	return victim ?: sparse;
 }
 
-/* Drop one packet to get back under the limits; returns it (queued to free). */
+/*
+ * The overflow class (unknown destinations) holds at most this share of
+ * memlimit: a flood to made-up addresses cannot take the memory, and with
+ * it the limit drops, of the real stations.
+ */
+#define AIRFAIR_OVERFLOW_MEM_SHIFT	3
+
+static bool airfair_overflow_over(const struct airfair_sched *q)
+{
+	return q->overflow->memory >
+	       q->cfg.memlimit >> AIRFAIR_OVERFLOW_MEM_SHIFT;
+}
+
+/*
+ * Drop one packet to get back under the limits, from the overflow class if
+ * it is over its share, else from the station holding the most bytes;
+ * returns it (queued to free).
+ */
 static struct sk_buff *airfair_drop_one(struct Qdisc *sch,
 					struct sk_buff **to_free)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	struct airfair_sta *sta = airfair_fattest_sta(q);
-	bool over_mem = q->memory_used > q->cfg.memlimit;
+	bool over_mem = q->memory_used > q->cfg.memlimit ||
+			airfair_overflow_over(q);
+	struct airfair_sta *sta = airfair_overflow_over(q) ? q->overflow :
+				  airfair_fattest_sta(q);
 	struct airfair_flow *flow;
 	struct sk_buff *skb;
 
@@ -396,7 +438,8 @@ static bool airfair_drop_over_limits(struct Qdisc *sch, struct sk_buff *skb,
 		struct sk_buff *dropped;
 
 		if (sch->q.qlen <= q->cfg.limit &&
-		    q->memory_used <= q->cfg.memlimit)
+		    q->memory_used <= q->cfg.memlimit &&
+		    !airfair_overflow_over(q))
 			break;
 		dropped = airfair_drop_one(sch, to_free);
 		if (!dropped)
@@ -417,7 +460,7 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			   struct sk_buff **to_free)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	struct airfair_sta *sta = airfair_classify_sta(q, skb);
+	struct airfair_sta *sta = airfair_classify_sta(sch, skb);
 	struct airfair_flow *flow = airfair_classify(q, sta, skb);
 	struct airfair_skb_cb *cb = airfair_cb(skb);
 	u32 len = qdisc_pkt_len(skb), prev_qlen, prev_backlog;
@@ -444,6 +487,7 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	sch->q.qlen++;
 	sch->qstats.backlog += len;
 	q->memory_used += skb->truesize;
+	sta->memory += skb->truesize;
 
 	if (list_empty(&flow->chain)) {
 		list_add_tail(&flow->chain, &sta->new_flows);
@@ -469,7 +513,8 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 
-	if (sch->q.qlen <= q->cfg.limit && q->memory_used <= q->cfg.memlimit)
+	if (sch->q.qlen <= q->cfg.limit && q->memory_used <= q->cfg.memlimit &&
+	    !airfair_overflow_over(q))
 		return NET_XMIT_SUCCESS;
 	prev_qlen = sch->q.qlen;
 	prev_backlog = sch->qstats.backlog;
@@ -688,6 +733,7 @@ static void airfair_purge(struct Qdisc *sch)
 		sta->active = false;
 		sta->qlen = 0;
 		sta->backlog = 0;
+		sta->memory = 0;
 		sta->vtime = 0;
 	}
 	q->active = RB_ROOT_CACHED;
@@ -764,7 +810,6 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
 	[TCA_AIRFAIR_UPLOAD_WINDOW] = NLA_POLICY_MAX(NLA_U8, 1),
 };
-
 
 /*
  * Reject a u32 attribute outside [min, max]. @msg must be a string literal
@@ -1017,6 +1062,11 @@ static void airfair_apply_station(struct airfair_sched *q,
 		if (r->has_weight) {
 			airfair_sta_set_weight(sta, r->weight);
 			sta->pinned = true;
+		}
+		/* The feeder keeps the table: unknown addresses stop creating stations. */
+		if (r->source == AIRFAIR_SRC_FEEDER) {
+			q->feeder_seen = true;
+			q->feeder_until = jiffies + AIRFAIR_FEEDER_HOLD;
 		}
 		/* A better-informed source is not overridden by a lesser one. */
 		if ((r->has_rate || r->has_loss) && r->source >= sta->source) {

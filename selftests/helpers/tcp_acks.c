@@ -8,10 +8,13 @@
  *   psh     ACK|PSH
  *   ae      ACK with the AE (formerly NS) bit
  *   md5     ACK with a TCP-MD5 signature option
+ * DST_MAC "random" gives each frame its own made-up (locally administered,
+ * unicast) destination: an unknown-unicast flood.
  *
  *   tcp_acks DEV DST_MAC SRC_IP DST_IP KIND COUNT
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -48,9 +51,12 @@ int main(int argc, char **argv)
 	struct iphdr *ip = (void *)(frame + sizeof(*eth));
 	struct tcphdr *th = (void *)(ip + 1);
 	const char *kind;
+	int random_dst;
 
-	if (argc != 7 || sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dst[0],
-				&dst[1], &dst[2], &dst[3], &dst[4], &dst[5]) != 6) {
+	random_dst = argc == 7 && !strcmp(argv[2], "random");
+	if (argc != 7 || (!random_dst &&
+			  sscanf(argv[2], "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dst[0],
+				 &dst[1], &dst[2], &dst[3], &dst[4], &dst[5]) != 6)) {
 		fprintf(stderr, "usage: tcp_acks DEV DST_MAC SRC_IP DST_IP KIND COUNT\n");
 		return 2;
 	}
@@ -60,6 +66,11 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		perror("tcp_acks: socket");
 		return 1;
+	}
+	if (random_dst) {
+		int sndbuf = 8 << 20;	/* a flood is limited by the qdisc only */
+
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf));
 	}
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", argv[1]);
 	if (ioctl(fd, SIOCGIFINDEX, &ifr)) {
@@ -113,9 +124,20 @@ int main(int argc, char **argv)
 	len = sizeof(*eth) + sizeof(*ip) + sizeof(*th) + optlen;
 	if (!strcmp(kind, "padded"))
 		len = 60;
+	srandom(getpid());
 	for (i = 0; i < count; i++) {
+		if (random_dst) {
+			int b;
+
+			for (b = 0; b < 6; b++)
+				eth->ether_dhost[b] = random();
+			eth->ether_dhost[0] = (eth->ether_dhost[0] & 0xfc) | 0x02;
+			memcpy(to.sll_addr, eth->ether_dhost, 6);
+		}
 		th->ack_seq = htonl(1000 + 1448 * (i + 1));
 		if (sendto(fd, frame, len, 0, (struct sockaddr *)&to, sizeof(to)) != len) {
+			if (random_dst && errno == ENOBUFS)
+				continue;	/* a flood: the qdisc drops */
 			perror("tcp_acks: sendto");
 			return 1;
 		}
