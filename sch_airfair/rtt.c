@@ -270,21 +270,26 @@ static struct airfair_rtt_ent *airfair_rtt_track(struct airfair_rtt *r,
 /*
  * Hand the upload data counted for a flow over to its egress packet, at most
  * AIRFAIR_UPLOAD_TAKE_MAX frames per packet: one packet must not carry
- * seconds of air (a SYN, then a flood of segments, would hold its station,
- * and the meter everyone, for that long). The rest stays in the record for
- * the flow's next packets; none is dropped (dropping it lost a fifth of an
- * upload behind GRO in CI).
+ * seconds of air (a SYN, then a flood of segments, would hold its station
+ * for that long). The rest stays in the record for the flow's next packets,
+ * and a FIN or RST, after which the flow may send nothing more, takes it all
+ * (the packet's cost is still bounded by AIRFAIR_COST_MAX_NS). The cap is
+ * four 64 KB GRO packets of full segments: a receiver behind GRO ACKs one of
+ * those at a time, and a cap of 64 left a third of an upload uncharged in CI.
  */
-#define AIRFAIR_UPLOAD_TAKE_MAX	64
+#define AIRFAIR_UPLOAD_TAKE_MAX	256
 
 static void airfair_upload_take(struct airfair_rtt_ent *e,
+				const struct tcphdr *th,
 				struct airfair_upload_seen *up)
 {
-	u32 frames = min_t(u32, e->up_frames, AIRFAIR_UPLOAD_TAKE_MAX);
+	u32 frames = e->up_frames;
 	u32 bytes = e->up_bytes;
 
-	if (frames < e->up_frames)
+	if (!th->fin && !th->rst && frames > AIRFAIR_UPLOAD_TAKE_MAX) {
+		frames = AIRFAIR_UPLOAD_TAKE_MAX;
 		bytes = div_u64((u64)e->up_bytes * frames, e->up_frames);
+	}
 	up->tracked = true;
 	up->frames = frames;
 	up->bytes = bytes;
@@ -322,7 +327,7 @@ u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 		/* the station the flow's packets go to sends its uploads */
 		ether_addr_copy(e->sta_addr, sta_addr);
 		if (up)
-			airfair_upload_take(e, up);
+			airfair_upload_take(e, th, up);
 	}
 	spin_unlock_bh(&r->lock);
 	return rtt;
@@ -344,7 +349,13 @@ static void airfair_upload_add(struct airfair_rtt_ent *e,
 
 /*
  * The receive hook, from softirq under rcu_read_lock(). The skb is shared with
- * the IP stack: only read it (skb_header_pointer), and drop our reference.
+ * the stack: only read it (skb_header_pointer), and drop our reference.
+ *
+ * It is a tap (ETH_P_ALL) on the qdisc's device, so it runs before the device's
+ * rx_handler: a bridge port (a wlan in br-lan) hands every frame to the bridge
+ * there, and a protocol handler bound to the port would see none. Frames for
+ * another host's MAC are what the bridge forwards, or delivers to itself when
+ * its own MAC is not the port's; without an rx_handler the stack drops them.
  */
 static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 			   struct packet_type *pt, struct net_device *orig_dev)
@@ -358,7 +369,8 @@ static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 	u32 hash, hdr, end;
 
 	/* Only what the AP receives for itself or forwards, as the stack does. */
-	if (skb->pkt_type == PACKET_OTHERHOST || skb->pkt_type == PACKET_LOOPBACK)
+	if (skb->pkt_type == PACKET_LOOPBACK || skb->pkt_type == PACKET_OUTGOING ||
+	    (skb->pkt_type == PACKET_OTHERHOST && !rcu_access_pointer(dev->rx_handler)))
 		goto out;
 	hash = airfair_flow_hash(skb, &keys);
 	if (keys.basic.ip_proto != IPPROTO_TCP ||
@@ -393,21 +405,18 @@ int airfair_rtt_init(struct Qdisc *sch, u32 max_stations)
 	struct airfair_rtt *r = &q->rtt;
 	u32 n = clamp_t(u32, max_stations * AIRFAIR_RTT_PER_STA,
 			AIRFAIR_RTT_MIN_ENTS, AIRFAIR_RTT_MAX_ENTS);
-	static const __be16 types[] = { htons(ETH_P_IP), htons(ETH_P_IPV6) };
-	int i;
 
 	spin_lock_init(&r->lock);
 	r->ents = kvcalloc(n, sizeof(*r->ents), GFP_KERNEL);
 	if (!r->ents)
 		return -ENOMEM;
 	r->nr_sets = n / 2;
-	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		r->pt[i].type = types[i];
-		r->pt[i].dev = qdisc_dev(sch);
-		r->pt[i].func = airfair_rtt_rcv;
-		r->pt[i].af_packet_priv = r;
-		dev_add_pack(&r->pt[i]);
-	}
+	r->pt.type = htons(ETH_P_ALL);
+	r->pt.dev = qdisc_dev(sch);
+	r->pt.func = airfair_rtt_rcv;
+	r->pt.af_packet_priv = r;
+	r->pt.ignore_outgoing = true;	/* no clone of every packet we send */
+	dev_add_pack(&r->pt);
 	r->hooked = true;
 	return 0;
 }
@@ -416,11 +425,9 @@ void airfair_rtt_destroy(struct Qdisc *sch)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
 	struct airfair_rtt *r = &q->rtt;
-	int i;
 
 	if (r->hooked) {
-		for (i = 0; i < ARRAY_SIZE(r->pt); i++)
-			__dev_remove_pack(&r->pt[i]);
+		__dev_remove_pack(&r->pt);
 		/* Wait for handlers still running before the table goes. */
 		synchronize_net();
 		r->hooked = false;
