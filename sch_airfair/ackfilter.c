@@ -7,6 +7,12 @@
  * than timestamps (SACK blocks above all), or an ACK number the newer ACK does
  * not advance past (duplicate ACKs drive fast retransmit).
  *
+ * The modes are cake's. Conservative (the default) drops the oldest redundant
+ * ACK only while at least two are queued before the new one, so a flow never
+ * goes from two ACKs in the queue to one: the sender keeps its ACK clock when
+ * the queue is short. Aggressive also drops a single redundant ACK when it
+ * directly precedes the new one.
+ *
  * A dropped ACK's upload charge moves to the ACK that supersedes it, which
  * stands for at most AIRFAIR_ACK_MERGE_MAX dropped ones; past that the older
  * ACK stays. Unbounded merging turns a sender's whole window into one ACK
@@ -60,18 +66,42 @@ static const struct tcphdr *airfair_tcp_header(const struct sk_buff *skb,
 	return skb_header_pointer(skb, airfair_cb(skb)->thoff, sizeof(*buf), buf);
 }
 
+static bool airfair_ack_redundant(const struct sk_buff *old,
+				  const struct tcphdr *th, u32 ack, u32 hash)
+{
+	const struct airfair_skb_cb *ocb = airfair_cb(old);
+	const struct tcphdr *oth;
+	struct tcphdr obuf;
+
+	if (ocb->pkt_class != AIRFAIR_PKT_TCP_ACK || ocb->hash != hash)
+		return false;
+	oth = airfair_tcp_header(old, &obuf);
+	/*
+	 * The older ACK goes only if ACK is its one flag: no PSH, no reserved
+	 * or AE bit (their meaning may change; cake's rule), nor any flag the
+	 * sender must see.
+	 */
+	return oth && oth->source == th->source && oth->dest == th->dest &&
+	       (tcp_flag_word(oth) & AIRFAIR_ACK_FLAG_MASK) == TCP_FLAG_ACK &&
+	       after(ack, ntohl(oth->ack_seq)) &&
+	       airfair_plain_options(old, oth, ocb->thoff) &&
+	       ocb->acks_merged < AIRFAIR_ACK_MERGE_MAX;
+}
+
 /*
  * @skb, a pure ACK, has just been queued at the tail of @flow. Unlink and
  * return an older ACK of the same flow that it makes redundant (accounted as
  * gone from the queues; the caller drops it and tells the parents), or NULL.
  */
 struct sk_buff *airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
-				   struct airfair_flow *flow, struct sk_buff *skb)
+				   struct airfair_flow *flow, struct sk_buff *skb,
+				   u8 mode)
 {
+	struct sk_buff *prev = NULL, *old, *elig = NULL, *elig_prev = NULL;
 	struct airfair_skb_cb *cb = airfair_cb(skb);
-	const struct tcphdr *th, *oth;
-	struct sk_buff *prev = NULL, *old;
-	struct tcphdr buf, obuf;
+	unsigned int found = 0;
+	const struct tcphdr *th;
+	struct tcphdr buf;
 	u32 ack, carry;
 
 	th = airfair_tcp_header(skb, &buf);
@@ -80,40 +110,36 @@ struct sk_buff *airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
 	ack = ntohl(th->ack_seq);
 
 	for (old = flow->head; old && old != skb; prev = old, old = old->next) {
-		struct airfair_skb_cb *ocb = airfair_cb(old);
-
-		if (ocb->pkt_class != AIRFAIR_PKT_TCP_ACK || ocb->hash != cb->hash)
+		if (!airfair_ack_redundant(old, th, ack, cb->hash))
 			continue;
-		oth = airfair_tcp_header(old, &obuf);
-		/*
-		 * The older ACK goes only if ACK is its one flag: no PSH, no
-		 * reserved or AE bit (their meaning may change; cake's rule),
-		 * nor any flag the sender must see.
-		 */
-		if (!oth || oth->source != th->source || oth->dest != th->dest ||
-		    (tcp_flag_word(oth) & AIRFAIR_ACK_FLAG_MASK) != TCP_FLAG_ACK ||
-		    !after(ack, ntohl(oth->ack_seq)) ||
-		    !airfair_plain_options(old, oth, ocb->thoff) ||
-		    ocb->acks_merged >= AIRFAIR_ACK_MERGE_MAX)
-			continue;
-		/*
-		 * The survivor acknowledges the upload data the dropped ACK
-		 * stood for: that airtime moves over, not the ACK's own.
-		 */
-		carry = airfair_ack_upload_ns(&sta->costs, old);
-		cb->cost_ns = min_t(u64, (u64)cb->cost_ns + carry,
-				    AIRFAIR_COST_MAX_NS);
-		cb->acks_merged = ocb->acks_merged + 1;
-
-		if (prev)
-			prev->next = old->next;
-		else
-			flow->head = old->next;
-		if (flow->tail == old)
-			flow->tail = prev;
-		skb_mark_not_on_list(old);
-		airfair_unqueued(sch, sta, flow, old);
-		return old;
+		if (!elig) {
+			elig = old;
+			elig_prev = prev;
+		}
+		if (++found >= 2)
+			break;
 	}
-	return NULL;
+	if (!elig || (found < 2 && !(mode == AIRFAIR_ACK_FILTER_AGGRESSIVE &&
+				     elig->next == skb)))
+		return NULL;
+
+	/*
+	 * The survivor acknowledges the upload data the dropped ACK stood
+	 * for: that airtime moves over, not the ACK's own. With two redundant
+	 * ACKs queued, the nearer one to the head goes and its charge moves to
+	 * the new ACK, which will be the last to leave.
+	 */
+	carry = airfair_ack_upload_ns(&sta->costs, elig);
+	cb->cost_ns = min_t(u64, (u64)cb->cost_ns + carry, AIRFAIR_COST_MAX_NS);
+	cb->acks_merged = airfair_cb(elig)->acks_merged + 1;
+
+	if (elig_prev)
+		elig_prev->next = elig->next;
+	else
+		flow->head = elig->next;
+	if (flow->tail == elig)
+		flow->tail = elig_prev;
+	skb_mark_not_on_list(elig);
+	airfair_unqueued(sch, sta, flow, elig);
+	return elig;
 }

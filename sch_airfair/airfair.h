@@ -189,7 +189,7 @@ struct airfair_rtt {
 	u32 samples;
 	u32 untracked;			/* new flows that found no room */
 	bool hooked;
-	struct packet_type pt[2];	/* IPv4 and IPv6 receive on the qdisc's device */
+	struct packet_type pt;		/* receive tap on the qdisc's device */
 };
 
 /* A flow's upload data as the receive hook counted it (rtt.c). */
@@ -332,7 +332,8 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 
 /* ackfilter.c */
 struct sk_buff *airfair_ack_filter(struct Qdisc *sch, struct airfair_sta *sta,
-				   struct airfair_flow *flow, struct sk_buff *skb);
+				   struct airfair_flow *flow, struct sk_buff *skb,
+				   u8 mode);
 
 /* rtt.c */
 s64 airfair_rtt_share(const struct airfair_sched *q,

@@ -34,7 +34,7 @@ static const struct airfair_config airfair_defaults = {
 	.utilisation = 1000,
 	.quantum_us = 1000,
 	.delack = 2,
-	.ack_filter = 1,
+	.ack_filter = AIRFAIR_ACK_FILTER_CONSERVATIVE,
 	.ack_prio = 1,
 	.tlas = 8,
 	.rtt_buffer = 0,	/* opt-in: see rtt.c and docs/qdisc.md */
@@ -503,7 +503,8 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	 * class off its schedule just as this packet arrives.
 	 */
 	if (is_ack && q->cfg.ack_filter) {
-		acked = airfair_ack_filter(sch, sta, flow, skb);
+		acked = airfair_ack_filter(sch, sta, flow, skb,
+					   q->cfg.ack_filter);
 		if (acked) {
 			q->drop_ackfilter++;
 			sta->drops++;
@@ -795,7 +796,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_QUANTUM]	    = { .type = NLA_U32 },
 	[TCA_AIRFAIR_DELACK]	    = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_DELACK_MIN,
 						       AIRFAIR_DELACK_MAX),
-	[TCA_AIRFAIR_ACK_FILTER]    = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_ACK_FILTER]    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_ACK_FILTER_MAX - 1),
 	[TCA_AIRFAIR_ACK_PRIO]	    = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_AIRFAIR_TLAS]	    = { .type = NLA_U32 },
 	[TCA_AIRFAIR_RTT_BUFFER]    = NLA_POLICY_MAX(NLA_U8, 1),

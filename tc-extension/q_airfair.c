@@ -87,7 +87,8 @@ static void explain(void)
 "                   [ model precise | naive ] [ utilisation PERCENT | unmetered ]\n"
 "                   [ upload observed | estimated ] [ upload-window | no-upload-window ]\n"
 "                   [ quantum TIME ] [ delack N ] [ ampdu N ]\n"
-"                   [ ack-filter | no-ack-filter ] [ ack-prio | no-ack-prio ]\n"
+"                   [ ack-filter | ack-filter-aggressive | no-ack-filter ]\n"
+"                   [ ack-prio | no-ack-prio ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
 "                   [ target TIME ] [ interval TIME ] [ ecn | noecn ]\n"
 "                   [ pending-limit TIME | no-pending-limit ]\n"
@@ -855,8 +856,12 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			    af_set(&c, O_AMPDU, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "ack-filter") ||
+			   !strcmp(kw, "ack-filter-aggressive") ||
 			   !strcmp(kw, "no-ack-filter")) {
-			if (af_set(&c, O_ACK_FILTER, kw, kw[0] != 'n'))
+			v = kw[0] == 'n' ? AIRFAIR_ACK_FILTER_OFF :
+			    strchr(kw + 4, '-') ? AIRFAIR_ACK_FILTER_AGGRESSIVE :
+			    AIRFAIR_ACK_FILTER_CONSERVATIVE;
+			if (af_set(&c, O_ACK_FILTER, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "upload-window") ||
 			   !strcmp(kw, "no-upload-window")) {
@@ -1328,8 +1333,17 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (af_attr_ok(tb[TCA_AIRFAIR_AMPDU], 1))
 		print_uint(PRINT_ANY, "ampdu", "ampdu %u ",
 			   rta_getattr_u8(tb[TCA_AIRFAIR_AMPDU]));
-	af_print_onoff(tb[TCA_AIRFAIR_ACK_FILTER], "ack_filter", "ack-filter",
-		       "no-ack-filter");
+	if (af_attr_ok(tb[TCA_AIRFAIR_ACK_FILTER], 1)) {
+		__u8 m = rta_getattr_u8(tb[TCA_AIRFAIR_ACK_FILTER]);
+
+		print_bool(PRINT_JSON, "ack_filter", NULL, m);
+		print_bool(PRINT_JSON, "ack_filter_aggressive", NULL,
+			   m == AIRFAIR_ACK_FILTER_AGGRESSIVE);
+		print_string(PRINT_FP, NULL, "%s ",
+			     !m ? "no-ack-filter" :
+			     m == AIRFAIR_ACK_FILTER_AGGRESSIVE ?
+			     "ack-filter-aggressive" : "ack-filter");
+	}
 	af_print_onoff(tb[TCA_AIRFAIR_ACK_PRIO], "ack_prio", "ack-prio",
 		       "no-ack-prio");
 	if (af_attr_ok(tb[TCA_AIRFAIR_TLAS], 4)) {

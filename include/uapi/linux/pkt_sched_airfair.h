@@ -90,6 +90,18 @@ enum airfair_upload {
 	__AIRFAIR_UPLOAD_MAX
 };
 
+/* Which queued ACKs a newer ACK of the same flow may make redundant. */
+enum airfair_ack_filter {
+	AIRFAIR_ACK_FILTER_OFF,
+	AIRFAIR_ACK_FILTER_CONSERVATIVE,	/* drop one only while two or more
+						 * older redundant ACKs are queued
+						 */
+	AIRFAIR_ACK_FILTER_AGGRESSIVE,		/* also the only one, when it
+						 * directly precedes the new ACK
+						 */
+	__AIRFAIR_ACK_FILTER_MAX
+};
+
 /* Where a station's rate and loss come from; a higher value wins. */
 enum airfair_source {
 	AIRFAIR_SRC_DEFAULT,	/* the PHY preset's basic rate, no loss */
@@ -148,7 +160,7 @@ enum {
 	TCA_AIRFAIR_UTILISATION,	/* u16: per mille of real time the meter grants; 0 = no meter */
 	TCA_AIRFAIR_QUANTUM,		/* u32: airtime quantum per round, us */
 	TCA_AIRFAIR_DELACK,		/* u8: default delayed-ACK factor d */
-	TCA_AIRFAIR_ACK_FILTER,		/* u8: 0 off, 1 on */
+	TCA_AIRFAIR_ACK_FILTER,		/* u8: enum airfair_ack_filter */
 	TCA_AIRFAIR_ACK_PRIO,		/* u8: 0 off, 1 on */
 	TCA_AIRFAIR_TLAS,		/* u32: T-LAS threshold in packets, 0 off */
 	TCA_AIRFAIR_RTT_BUFFER,		/* u8: 0 off, 1 on */
