@@ -18,7 +18,7 @@ DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
-.PHONY: all deps modules userspace tools feeder tc medium selftest-helpers check unit selftest demo bench \
+.PHONY: all deps modules userspace tools feeder tc medium selftest-helpers check unit fuzz selftest demo bench \
 	install uninstall clean
 
 all: deps modules userspace
@@ -46,6 +46,11 @@ check: all
 
 unit: deps
 	@$(MAKE) -s -C tests/unit check
+
+# Fuzz every libFuzzer target FUZZ_SECONDS each (make check runs 60 s of each).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@$(MAKE) -s -C tests/fuzz run SECONDS=$(FUZZ_SECONDS)
 
 selftest: all
 	@scripts/check.sh --vm-only $(if $(filter command line,$(origin KVER)),$(KVER),$(KVERS))

@@ -7,6 +7,8 @@ pkgs=(
 	# build: module, tc plugin, daemons, unit tests
 	build-essential make gcc pkg-config bc flex bison libelf-dev libssl-dev
 	libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libmnl-dev check dpkg-dev
+	# libFuzzer targets (tests/fuzz)
+	clang
 	# the two kernel series the project supports, image and headers of one version each
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the integer airtime model (sch_airfair/airtime.c),
+ * built with AddressSanitizer and UBSan: every timing row tc could set and
+ * every rate a station could report, from the fuzzer's bytes. Crashes,
+ * overflows and these invariants are findings:
+ *  - a frame's breakdown sums to its total, and its expected attempts lie
+ *    between 1 and R + 1;
+ *  - expected airtime never falls when the frame grows or the loss rises;
+ *  - a station's affine costs exist whenever its frames do.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include "airtime.h"
+
+struct fuzz_in {
+	uint8_t phy, override, ac, ampdu, delack, model, retries, pad;
+	uint16_t sifs, slot, cwmin_exp, cwmax_exp, basic_rate, ack_len;
+	uint16_t ba_len, overhead_len, mss;
+	uint8_t aifsn[AIRFAIR_NUM_ACS];
+	uint32_t len, loss, dloss;
+	struct tc_airfair_rate rate;
+};
+
+#define ASSERT(c) do { if (!(c)) abort(); } while (0)
+
+static u64 frame(const struct airfair_timing *t, const struct fuzz_in *in,
+		 u32 len, u32 loss, struct airfair_breakdown *bd)
+{
+	return airfair_frame_ns(t, &in->rate, len, loss,
+				in->ac % AIRFAIR_NUM_ACS, in->ampdu, bd);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct airfair_breakdown bd;
+	struct airfair_sta_costs sc;
+	struct airfair_timing t;
+	struct fuzz_in in;
+	u64 ns, more;
+	u32 loss;
+	int i;
+
+	if (size < sizeof(in))
+		return 0;
+	memcpy(&in, data, sizeof(in));
+	if (airfair_timing_preset(in.phy % __AIRFAIR_PHY_MAX, &t))
+		abort();	/* every preset must load */
+	if (in.override & 1) {
+		t.sifs_us = in.sifs;
+		t.slot_us = in.slot;
+		t.cwmin = (1u << (in.cwmin_exp % 16)) - 1;
+		t.cwmax = (1u << (in.cwmax_exp % 16)) - 1;
+		for (i = 0; i < AIRFAIR_NUM_ACS; i++)
+			t.aifsn[i] = in.aifsn[i];
+		t.retries = in.retries;
+		t.basic_rate = in.basic_rate;
+	}
+	if (in.override & 2) {
+		t.ack_len = in.ack_len;
+		t.ba_len = in.ba_len;
+		t.overhead_len = in.overhead_len;
+	}
+	/* the qdisc uses only validated rows; it validates every rate itself */
+	if (airfair_timing_validate(&t))
+		return 0;
+	airfair_rate_validate(&in.rate);
+	airfair_rate_kbps(&in.rate);
+	airfair_ppdu_ns(&in.rate, in.len);
+	airfair_ctrl_ns(&t, in.ack_len);
+	airfair_attempts_q16(in.loss, in.retries);
+
+	loss = in.loss % (AIRFAIR_LOSS_ONE + 1);
+	ns = frame(&t, &in, in.len, loss, &bd);
+	if (!ns)
+		return 0;
+	ASSERT(bd.total_ns == ns);
+	ASSERT(bd.direct_ns + bd.aifs_ns + bd.backoff_ns + bd.sifs_ns +
+	       bd.ack_ns + bd.retries_ns == ns);
+	ASSERT(bd.attempts_q16 >= AIRFAIR_LOSS_ONE);
+	ASSERT(bd.attempts_q16 <= (u64)(t.retries + 1) * AIRFAIR_LOSS_ONE);
+
+	more = frame(&t, &in, in.len + 1, loss, NULL);
+	ASSERT(!more || more >= ns);
+	if (loss < AIRFAIR_LOSS_ONE) {
+		u32 l2 = loss + 1 + in.dloss % (AIRFAIR_LOSS_ONE - loss);
+
+		more = frame(&t, &in, in.len, l2, NULL);
+		ASSERT(more >= ns);
+	}
+
+	if (!airfair_sta_costs(&t, &in.rate, loss, in.ac % AIRFAIR_NUM_ACS,
+			       in.delack ? in.delack : 1, in.ampdu,
+			       in.mss ? in.mss : 1448,
+			       in.model % __AIRFAIR_MODEL_MAX, &sc)) {
+		ASSERT(airfair_affine_ns(&sc.data, in.len) >= sc.data.a_ns);
+	}
+	return 0;
+}
