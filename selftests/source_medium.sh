@@ -7,7 +7,8 @@
 # --modules build/KVER/mac80211), else airfair-feeder (the unpatched-kernel path).
 # While UDP floods all three, the stations' class stats are sampled beside `iw station get`:
 #   - sta1's and sta2's rate in the qdisc: the link's best rate, and iw's TX bitrate (see below);
-#   - sta3's loss (mean over the samples) within +-0.05 of 0.3;
+#   - sta3's loss (mean over the samples) within +-0.05 of the loss the medium realised
+#     on its link (configured 0.3) in the same rounds;
 #   - expected throughput known for every station, sta1's above sta2's;
 #   - hook only: pending airtime > 0 under load and back to 0 once idle.
 # KTAP; exit 0 pass, 1 fail, 4 skip.   AIRFAIR_SOURCE_SECS (default 16), AIRFAIR_MEDIUM_K (6)
@@ -110,6 +111,7 @@ rounds=0 t_s=$EPOCHREALTIME
 while [ "${EPOCHREALTIME%.*}" -lt "$t_end" ]; do
 	rounds=$((rounds + 1))
 	sample | sed "s/\$/ $rounds/" >> "$WIFI_DIR/samples.all"
+	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/medium.$rounds.json" 2>/dev/null
 	sleep 0.2
 done
 ktap_diag "$rounds sampling rounds in $(awk -v a="$t_s" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}') s "
@@ -188,11 +190,28 @@ done
 for i in 1 2; do
 	ktap_diag "sta$i loss (SNR link, rate-dependent): $(awk -v i="$i" '$1 == i {s += $4; n++} END {if (n) printf "%.3f", s / n}' "$WIFI_DIR/samples")"
 done
+# sta3's loss is judged against what the medium did on the link in the judged rounds
+# (failed attempts / attempts, collisions included), not against the configured 0.3:
+# a few hundred attempts give the realised loss a spread of about +-0.03, and other
+# stations' frames collide with some (CI saw 0.354 and 0.360 in the qdisc, with the
+# clean sta1 link at 0.03).
+# Frames the medium's queue refused are reported failed without reaching the air: counted.
+link3() {	# attempts and delivered MPDUs on ap->sta3, queue drops, from a live-stats copy
+	jq -r '[.medium.links[] | select(.tx == 0 and .rx == 3)] |
+		"\(map(.attempts) | add // 0) \(map(.frames) | add // 0)"' "$1" 2>/dev/null
+	jq -r '.daemon.queue_drops // 0' "$1" 2>/dev/null
+}
+{ read -r a0 f0; read -r q0; } < <(link3 "$WIFI_DIR/medium.$((rounds / 2)).json")
+{ read -r a1 f1; read -r q1; } < <(link3 "$WIFI_DIR/medium.$rounds.json")
+ktap_diag "medium queue drops (all radios) in the judged rounds: $((${q1:-0} - ${q0:-0}))"
+m3=$(awk -v a="$((${a1:-0} - ${a0:-0}))" -v f="$((${f1:-0} - ${f0:-0}))" \
+	'BEGIN {if (a >= 100) printf "%.4f", (a - f) / a}')
+ktap_diag "medium, ap->sta3 in the judged rounds: $((${a1:-0} - ${a0:-0})) attempts, $((${f1:-0} - ${f0:-0})) delivered: loss ${m3:-unknown} (configured $LOSS)"
 l3=$(awk '$1 == 3 && $4 != "-" {s += $4; n++} END {if (n) printf "%.4f", s / n}' "$WIFI_DIR/samples")
-if awk -v l="${l3:-9}" -v p="$LOSS" 'BEGIN {exit !(l >= p - 0.05 && l <= p + 0.05)}'; then
-	ktap_test_pass "sta3 (configured loss $LOSS): mean loss in the qdisc $l3 within +-0.05"
+if [ -n "$m3" ] && awk -v l="${l3:-9}" -v m="$m3" 'BEGIN {exit !(l >= m - 0.05 && l <= m + 0.05)}'; then
+	ktap_test_pass "sta3 (configured loss $LOSS): mean loss in the qdisc $l3 within +-0.05 of the medium's $m3"
 else
-	ktap_test_fail "sta3 (configured loss $LOSS): mean loss in the qdisc ${l3:-none} within +-0.05"
+	ktap_test_fail "sta3 (configured loss $LOSS): mean loss in the qdisc ${l3:-none} within +-0.05 of the medium's ${m3:-unknown}"
 fi
 
 mean_of() { # mean_of I COLUMN, rounded
