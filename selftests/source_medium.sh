@@ -157,6 +157,12 @@ mode_of() { # mode_of I COLUMN: the most frequent value of a column for station 
 # printed. Exact agreement, sample by sample, is asserted where iw does not flicker: sta1
 # here (nothing above 54 Mbit/s to probe), and hook_basic.sh / feeder_basic.sh on a
 # loss-free medium. sta3's link loses 30% at every rate, so it has no best rate: logged.
+# The feeder cannot see rate control's choice at all: nl80211's TX bitrate is the last
+# frame's, probes included, and at sta2 probes were 40-55 % of the reads in CI on both
+# kernels (iw 24:9 36:7, 24:5 36:6 48:3), so the feeder's modal rate is the best rate or
+# the probe rate one step up by chance. On the feeder path the modal rate may be that
+# next rate as long as iw shows the best rate in at least a quarter of its reads (rate
+# control sits on it); the hook path must report the best rate itself.
 for i in 1 2 3; do
 	q_r=$(mode_of "$i" 3)
 	# share of iw's readings (before and after each sample) that show the qdisc's rate
@@ -179,7 +185,16 @@ for i in 1 2 3; do
 	else
 		exact=1
 	fi
-	if [ -n "$q_r" ] && [ -n "$best" ] && [ "$q_r" = "$(awk -v b="$best" 'BEGIN {printf "%d", b * 1000}')" ] &&
+	ok_rates=$(awk -v b="$best" 'BEGIN {printf "%d", b * 1000}')
+	if [ "$mode" = feeder ] && [ -n "$best" ]; then
+		best_reads=$(awk -v i="$i" -v r="$ok_rates" '$1 == i {n += 2; a += ($2 == r) + ($9 == r)}
+			END {print (n && 4 * a >= n) ? 1 : 0}' "$WIFI_DIR/samples")
+		next_up=$("$MEDIUM" --per-table "$snr" --len 1462 |
+			awk -v b="$best" '$1 == "legacy" && f {print $2 * 1000; exit} $1 == "legacy" && $2 == b {f = 1}')
+		[ "$best_reads" = 1 ] && [ -n "$next_up" ] && ok_rates+=" $next_up"
+		msg+=" (feeder: modal rate may be ${ok_rates// / or } kbit/s)"
+	fi
+	if [ -n "$q_r" ] && [ -n "$best" ] && [[ " $ok_rates " == *" $q_r "* ]] &&
 	   [ "${agree#* }" -ge 3 ] && [ "${iw_same% *}" -ge 1 ] && [ "$exact" = 1 ]; then
 		ktap_test_pass "$msg"
 	else
