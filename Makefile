@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # sch_airfair: airtime-fair queueing for WiFi access points.
 #
-#   make demo        set up, boot a VM, show airtime fairness on hwsim (the main job)
-#   make check       set up, build, run every test CI runs (unit + VM selftests, both kernels)
+#   make demo        install what is missing, boot a VM, show airtime fairness on hwsim
+#   make check       install what is missing, build, run every test CI runs (unit + VM
+#                    selftests, both kernels)
+#   make deps        install the Debian packages the build and the tests need (root)
 #   make             build modules (every supported kernel), tc plugin, tools
 #   make selftest    VM selftests only; KVER=<release> for one kernel
 #   make bench       per-packet cost vs fq_codel and cake (pktgen in the VM)
 #   make install     module for KVER, tc plugin + man page, tools (DESTDIR honoured)
 #   make uninstall / clean
+#
+# `make` and `make install` install no packages and edit nothing under /etc: they only
+# check that the build's packages are there (scripts/deps.sh --check build) and say
+# which to install if not. `make deps`, `make check` and `make demo` install them.
 #
 # Kernels: every installed release of the supported series (scripts/kernels.sh),
 # or KVERS="..." / KVER=...; KDIR=<headers> to build against another tree.
@@ -18,30 +24,36 @@ DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
-.PHONY: all deps modules userspace tools feeder tc medium selftest-helpers check unit fuzz selftest demo bench \
+.PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check unit fuzz selftest demo bench \
 	install uninstall clean
 
-all: deps modules userspace
+all: modules userspace
 
+# Read-only: what `make` needs is installed, or the names of what is missing.
+build-deps:
+	@scripts/deps.sh --check build
+# The targets that run tests install what is missing (scripts/deps.sh says what).
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh all
 
-modules: deps
+modules: build-deps
+	@[ -n "$(KVERS)" ] || { echo "modules: no kernel of a supported series (6.1, 6.12) with image and headers; make deps, or KVER=/KDIR=" >&2; exit 1; }
 	@for k in $(KVERS); do scripts/build-modules.sh $$k || exit 1; done
 
 userspace: tools feeder tc medium selftest-helpers
-tools: deps
+tools: build-deps
 	@$(MAKE) -s -C tools/airtime-calc
-feeder: deps
+feeder: build-deps
 	@$(MAKE) -s -C tools/airfair-feeder
-tc: deps
+tc: build-deps
 	@$(MAKE) -s -C tc-extension
-medium: deps
+medium: build-deps
 	@$(MAKE) -s -C testbed/medium
 selftest-helpers:
 	@$(MAKE) -s -C selftests/helpers OUT=$(BUILD)/selftests
 
-check: all
+check: deps
+	@$(MAKE) -s all
 	@scripts/check.sh $(if $(filter file,$(origin KVERS)),--require-series) $(KVERS)
 
 unit: deps
@@ -52,13 +64,15 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	@$(MAKE) -s -C tests/fuzz run SECONDS=$(FUZZ_SECONDS)
 
-selftest: all
+selftest: deps
+	@$(MAKE) -s all
 	@scripts/check.sh --vm-only $(if $(filter command line,$(origin KVER)),$(KVER),$(KVERS))
 
 # The demo boots with the patched mac80211 (mac80211-patches/, built once and cached) so
 # that airfair gets each station's rate, loss and pending airtime from the hook; if that
 # build fails it runs on the stock mac80211 (rates from airfair-feeder) and says so.
-demo: all
+demo: deps
+	@$(MAKE) -s all
 	@if mac80211-patches/build.sh $(KVER) >/dev/null; then \
 		vm/run.sh --kver $(KVER) --timeout 1200 --modules build/$(KVER)/mac80211 -- bash testbed/demo.sh; \
 	else \
@@ -66,7 +80,8 @@ demo: all
 		vm/run.sh --kver $(KVER) --timeout 1200 -- bash testbed/demo.sh; \
 	fi
 
-bench: all
+bench: deps
+	@$(MAKE) -s all
 	@vm/run.sh --kver $(KVER) --timeout 1800 -- bash testbed/bench/qdisc_bench.sh
 
 install: all

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every test CI runs and total them. Host suites first (airtime model, tc plugin
-# parsing, medium engine, a minute of fuzzing), then per kernel: the harness self-test and the VM selftests.
+# parsing, medium engine, a minute of fuzzing, build hygiene), then per kernel: the harness self-test and the VM selftests.
 # Each suite leaves TAP in build/results/; the last line is "N passed, N failed, N skipped".
 # Usage: check.sh [--vm-only] [--require-series] KVER...
 set -uo pipefail
@@ -52,6 +52,8 @@ if [ $vm_only = 0 ]; then
 	suite medium-engine make -s -C testbed/medium check
 	# a smoke run; "make fuzz" fuzzes longer (FUZZ_SECONDS)
 	suite fuzz bash -c "set -o pipefail; make -s -C tests/fuzz run SECONDS=60 | tee '$res/fuzz.tap'"
+	# make / make install install no packages and leave /etc alone
+	suite hygiene bash -c "set -o pipefail; tests/hygiene/make_hygiene.sh | tee '$res/hygiene.tap'"
 fi
 
 for k in "${kvers[@]}"; do
