@@ -1126,7 +1126,7 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 		if (nla_type(nla) == TCA_AIRFAIR_STATION)
 			nreq++;
 	if (nreq) {
-		reqs = kcalloc(nreq, sizeof(*reqs), GFP_KERNEL);
+		reqs = kvcalloc(nreq, sizeof(*reqs), GFP_KERNEL);
 		if (!reqs)
 			return -ENOMEM;
 	}
@@ -1197,7 +1197,7 @@ static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool creat
 	sch_tree_unlock(sch);
 	err = 0;
 out:
-	kfree(reqs);
+	kvfree(reqs);
 	return err;
 }
 
