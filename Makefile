@@ -7,6 +7,8 @@
 #   make deps        install the Debian packages the build and the tests need (root)
 #   make             build modules (every supported kernel), tc plugin, tools
 #   make selftest    VM selftests only; KVER=<release> for one kernel
+#   make check-debug VM selftests on a debug 6.12 (KASAN, kmemleak, lockdep; built once,
+#                    cached outside the checkout: vm/debug-kernel.sh)
 #   make bench       per-packet cost vs fq_codel and cake (pktgen in the VM)
 #   make install     module for KVER, tc plugin + man page, tools (DESTDIR honoured)
 #   make uninstall / clean
@@ -24,7 +26,7 @@ DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
-.PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check unit fuzz selftest demo bench \
+.PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check check-debug unit fuzz selftest demo bench \
 	install uninstall clean
 
 all: modules userspace
@@ -67,6 +69,10 @@ fuzz: deps
 selftest: deps
 	@$(MAKE) -s all
 	@scripts/check.sh --vm-only $(if $(filter command line,$(origin KVER)),$(KVER),$(KVERS))
+
+check-debug: deps
+	@$(MAKE) -s userspace
+	@scripts/check-debug.sh
 
 # The demo boots with the patched mac80211 (mac80211-patches/, built once and cached) so
 # that airfair gets each station's rate, loss and pending airtime from the hook; if that

@@ -6,21 +6,33 @@ kver=$1 tap=$2
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 ko=build/$kver/airfair_warn.ko
+# The debug kernel (make check-debug) must also catch a leak and a use-after-free.
+debug=0
+case $kver in *-airfair-debug) debug=1 ;; esac
+# expect_fail N WHAT PATTERN KIND: insmod airfair_warn kind=KIND must fail the run, and
+# the harness's report must match PATTERN
+expect_fail() {
+	local out rc
+	out=$(vm/run.sh --kver "$kver" --timeout 300 -- bash -c "insmod $ko kind=$4 && rmmod airfair_warn" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'kernel reported problems' <<<"$out" && grep -qE "$3" <<<"$out"; then
+		echo "ok $1 - $2 fails the run (exit $rc)"
+	else
+		echo "not ok $1 - $2 fails the run (exit $rc)"
+		echo "$out" | tail -n 20 | sed 's/^/# /'
+	fi
+}
 {
 	echo "TAP version 13"
-	echo "1..2"
+	echo "1..$((2 + 2 * debug))"
 	out=$(vm/run.sh --kver "$kver" --timeout 120 -- bash -c "true" 2>&1)
 	rc=$?
 	echo "$out" | grep -m1 'boot-to-test-start' | sed 's/^# vm:/# /'
 	if [ $rc -eq 0 ]; then echo "ok 1 - clean run passes"; else echo "not ok 1 - clean run passes (exit $rc)"; fi
-	out=$(vm/run.sh --kver "$kver" --timeout 120 -- bash -c "insmod $ko && rmmod airfair_warn" 2>&1)
-	rc=$?
-	if [ $rc -ne 0 ] && grep -q 'kernel reported problems' <<<"$out" &&
-	   grep -q 'airfair_warn' <<<"$out"; then
-		echo "ok 2 - a kernel WARNING fails the run (exit $rc)"
-	else
-		echo "not ok 2 - a kernel WARNING fails the run (exit $rc)"
-		echo "$out" | tail -n 20 | sed 's/^/# /'
+	expect_fail 2 "a kernel WARNING" 'airfair_warn' warn
+	if [ $debug = 1 ]; then
+		expect_fail 3 "a leaked allocation (kmemleak)" 'unreferenced object' leak
+		expect_fail 4 "a use-after-free (KASAN)" 'KASAN: (slab-)?use-after-free' uaf
 	fi
 } | tee "$tap"
 ! grep -q '^not ok' "$tap"

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Build (or reuse) the guest's base initramfs for one kernel release: busybox, bash, the
 # real iproute2/kmod/WiFi tools with their libraries, and the module subset the tests use.
-# Usage: mkinitramfs.sh KVER OUTDIR     -> OUTDIR/initramfs.cpio.gz
+# Usage: mkinitramfs.sh KVER OUTDIR [MODROOT]   -> OUTDIR/initramfs.cpio.gz
+# MODROOT: where lib/modules/KVER lies (default /; the debug kernel's is in its cache).
 set -euo pipefail
 kver=$1
 out=$2
+modroot=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-moddir=/lib/modules/$kver
+moddir=$modroot/lib/modules/$kver
 
 # Real binaries; busybox fills in the rest but never shadows these names.
 bins=(bash kmod sed grep ip tc bridge ss nstat iw hostapd hostapd_cli wpa_supplicant wpa_cli
@@ -70,10 +72,14 @@ done
 
 # Modules and their dependencies, then a fresh depmod for the subset.
 for m in "${mods[@]}"; do
-	modprobe -S "$kver" --show-depends "$m" 2>/dev/null | awk '$1=="insmod"{print $2}'
-done | sort -u | while read -r ko; do copy_file "$ko"; done
+	modprobe -d "${modroot:-/}" -S "$kver" --show-depends "$m" 2>/dev/null | awk '$1=="insmod"{print $2}'
+done | sort -u | while read -r ko; do
+	dst=$root/lib/modules/$kver/${ko#"$moddir"/}
+	mkdir -p "$(dirname "$dst")"
+	cp -L "$ko" "$dst"
+done
 for f in modules.order modules.builtin modules.builtin.modinfo; do
-	[ -f "$moddir/$f" ] && cp "$moddir/$f" "$root$moddir/"
+	[ -f "$moddir/$f" ] && cp "$moddir/$f" "$root/lib/modules/$kver/"
 done
 depmod -b "$root" "$kver"
 

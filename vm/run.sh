@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Run a command inside a throwaway qemu guest booted with a Debian kernel.
 #
-#   vm/run.sh [--kver KVER] [--timeout SEC] [--modules DIR] [--mem MB] [--smp N] -- CMD...
+#   vm/run.sh [--kver KVER | --debug] [--timeout SEC] [--modules DIR] [--mem MB] [--smp N] -- CMD...
+#
+# --debug boots the debug kernel (vm/debug-kernel.sh: KASAN, kmemleak, lockdep, ...),
+# built on first use and cached outside the checkout.
 #
 # The repository is shared read-write at its own path; CMD runs under bash from the current
 # directory (which must lie inside the repository). Output streams to stdout. Exit status:
@@ -10,29 +13,41 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kver="" timeout=300 modules="" mem=2048 smp=2
+kver="" timeout=300 modules="" mem=2048 smp=2 debug=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
+	--debug) debug=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--modules) modules=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
 	*) echo "vm/run.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
 [ $# -gt 0 ] || { echo "vm/run.sh: no command (see --help)" >&2; exit 2; }
-if [ -z "$kver" ]; then
+modroot="" image=""
+if [ $debug = 1 ]; then
+	dbg=$("$here/debug-kernel.sh") || exit 2
+	kver=$(cat "$dbg/release") image=$dbg/bzImage modroot=$dbg/modules
+elif [ -z "$kver" ]; then
 	mapfile -t kvers < <("$repo/scripts/kernels.sh")
 	kver=${kvers[0]:-}
 fi
-[ -f "/boot/vmlinuz-$kver" ] || { echo "vm/run.sh: kernel $kver is not installed (scripts/deps.sh)" >&2; exit 2; }
+if [ -z "$image" ] && [ -n "$kver" ] && [ ! -f "/boot/vmlinuz-$kver" ]; then
+	# a debug kernel release names its cached build
+	for d in "${AIRFAIR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/airfair}"/debug-kernel/*/; do
+		[ -f "$d/done" ] && [ "$(cat "$d/release")" = "$kver" ] && image=$d/bzImage modroot=$d/modules
+	done
+fi
+: "${image:=/boot/vmlinuz-$kver}"
+[ -f "$image" ] || { echo "vm/run.sh: kernel $kver is not installed (scripts/deps.sh)" >&2; exit 2; }
 case $PWD/ in "$repo"/*) cwd=$PWD ;; *) cwd=$repo ;; esac
 
 vmdir=$repo/build/vm/$kver
-"$here/mkinitramfs.sh" "$kver" "$vmdir"
+"$here/mkinitramfs.sh" "$kver" "$vmdir" "$modroot"
 
 run=$(mktemp -d "$repo/build/vm/run.XXXXXX")
 trap 'rm -rf "$run"' EXIT
@@ -45,7 +60,7 @@ if [ -n "$modules" ]; then
 	cp "$modules"/*.ko "$run/modules/"
 fi
 
-accel=$("$here/accel.sh" "$kver")
+accel=$("$here/accel.sh" "$kver" "$image")
 append="console=ttyS0 quiet loglevel=4 panic=-1 airfair.share=$repo airfair.run=$run"
 boot() {
 	local start=$EPOCHREALTIME
@@ -53,7 +68,7 @@ boot() {
 	timeout --foreground -k 5 "$timeout" \
 		qemu-system-x86_64 $accel -smp "$smp" -m "$mem" -nodefaults -no-reboot \
 		-display none -serial stdio -monitor none \
-		-kernel "/boot/vmlinuz-$kver" -initrd "$vmdir/initramfs.cpio.gz" -append "$append" \
+		-kernel "$image" -initrd "$vmdir/initramfs.cpio.gz" -append "$append" \
 		-virtfs "local,path=$repo,mount_tag=host0,security_model=none,id=host0" \
 		< /dev/null 2>&1 | while IFS= read -r line; do
 			line=${line%$'\r'}
@@ -92,9 +107,14 @@ rc=$(cat "$run/rc")
 # Kernel complaints while the command ran fail the run, whatever the command said.
 bad=$(sed -n '/airfair-vm: test start/,$p' "$run/dmesg" |
 	grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (circular|recursive) locking|kmemleak|unreferenced object|general protection fault|Kernel panic|list_(add|del) corruption|refcount_t:|stack-protector|soft lockup|hung_task|RCU stall' || true)
+if [ -s "$run/kmemleak" ]; then
+	bad+=$'\n'"kmemleak: $(grep -c '^unreferenced object' "$run/kmemleak") unreferenced object(s) at the end of the run:"
+	bad+=$'\n'$(head -n 30 "$run/kmemleak")
+fi
+bad=$(sed '/^$/d' <<<"$bad")
 if [ -n "$bad" ]; then
 	echo "# vm: kernel reported problems during the run:" >&2
-	printf '%s\n' "$bad" | head -n 20 | sed 's/^/#   /' >&2
+	printf '%s\n' "$bad" | head -n 40 | sed 's/^/#   /' >&2
 	cp "$run/dmesg" "$repo/build/vm/last-failed-dmesg.txt"
 	echo "# vm: full log in build/vm/last-failed-dmesg.txt" >&2
 	[ "$rc" = 0 ] && rc=1
