@@ -27,7 +27,7 @@ build_pkgs=(
 )
 test_pkgs=(
 	# unit tests, libFuzzer targets (tests/fuzz)
-	check clang
+	check clang libclang-rt-14-dev
 	# the two kernel series the project supports, image and headers of one version each
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
