@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Nothing airfair holds is lost when it lets go: a local UDP sender fills the qdisc
 # (metered to 0.1% of the air, so the packets stay) and then the qdisc is deleted,
-# changed to a limit of one packet, replaced by another kind, reset by link down, or
-# destroyed with its device. Every packet it dropped or purged must be freed: the
+# changed to a limit of one packet, replaced by another kind, reset by link down,
+# destroyed with its device, or destroyed when the namespace holding the veth's peer
+# goes (`ip netns del`: the pair dies in the namespace cleanup work, not in rtnl). Every packet it dropped or purged must be freed: the
 # sender's socket (SIOCOUTQ, the truesize of its skbs still alive anywhere) must come
 # back to zero, or to at most the one packet a limit of one keeps. A leaked skb would
 # stay charged to the socket, and pin it and its namespace, for ever.
@@ -15,8 +16,8 @@ trap veth_cleanup EXIT
 ktap_header
 airfair_require
 airfair_helper OUTQ udp_outq
-actions="delete change-limit replace link-down link-delete"
-ktap_set_plan 5
+actions="delete change-limit replace link-down link-delete netns-delete"
+ktap_set_plan 6
 veth_setup 1 || ktap_skip_all "cannot build the veth/macvlan topology"
 TMPD=$(mktemp -d)
 
@@ -36,6 +37,7 @@ for act in $actions; do
 	replace)	tc qdisc replace dev $DEV root pfifo ;;
 	link-down)	ip link set $DEV down ;;
 	link-delete)	ip link del $DEV ;;
+	netns-delete)	ip netns pids $AF_NS | xargs -r kill; ip netns del $AF_NS ;;
 	esac
 	sleep 1
 	after=$(tail -n 1 "$TMPD/outq" | awk '{print $2}')
@@ -48,7 +50,8 @@ for act in $actions; do
 	fi
 	case $act in
 	link-down)	ip link set $DEV up ;;
-	link-delete)	veth_cleanup; veth_setup 1 || { ktap_test_fail "topology rebuilt"; break; } ;;
+	link-delete | netns-delete)
+		veth_cleanup; veth_setup 1 || { ktap_test_fail "topology rebuilt"; break; } ;;
 	esac
 done
 rm -rf "$TMPD"
