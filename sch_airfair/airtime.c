@@ -420,13 +420,16 @@ int airfair_timing_validate(const struct airfair_timing *t)
 
 	if (!t || t->phy >= __AIRFAIR_PHY_MAX)
 		return -EINVAL;
-	if (!t->sifs_us || t->sifs_us > 1000 || !t->slot_us ||
-	    t->slot_us > 1000)
+	if (t->sifs_us < AIRFAIR_SIFS_SLOT_MIN_US ||
+	    t->sifs_us > AIRFAIR_SIFS_SLOT_MAX_US ||
+	    t->slot_us < AIRFAIR_SIFS_SLOT_MIN_US ||
+	    t->slot_us > AIRFAIR_SIFS_SLOT_MAX_US)
 		return -EINVAL;
 	if (!af_cw_ok(t->cwmin) || !af_cw_ok(t->cwmax) || t->cwmin > t->cwmax)
 		return -EINVAL;
 	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
-		if (!t->aifsn[ac] || t->aifsn[ac] > 15)
+		if (t->aifsn[ac] < AIRFAIR_AIFSN_MIN ||
+		    t->aifsn[ac] > AIRFAIR_AIFSN_MAX)
 			return -EINVAL;
 	if (t->retries > AIRFAIR_MAX_RETRIES || t->sigext_us > 100)
 		return -EINVAL;
