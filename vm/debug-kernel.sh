@@ -5,10 +5,10 @@
 # (vm/debug.config over defconfig + kvm_guest.config).
 #
 # The build lives outside the checkout, keyed by the source package version, the config
-# fragment and this script, so every clone on the machine shares it:
+# fragment and the recipe number below, so every clone on the machine shares it:
 #   ${AIRFAIR_CACHE:-${XDG_CACHE_HOME:-~/.cache}/airfair}/debug-kernel/<key>/
 #     bzImage   release   obj/ (KDIR for out-of-tree modules)   modules/lib/modules/<release>/
-# Prints that directory on stdout. The first build takes about 40 minutes on 2 cores
+# Prints that directory on stdout. The first build takes about 12 minutes on 2 cores
 # (the time is kept in build-time); later calls return at once.
 # Usage: debug-kernel.sh
 set -euo pipefail
@@ -16,10 +16,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
 fragment=$here/debug.config
 cache=${AIRFAIR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/airfair}/debug-kernel
+# bump when the build steps below change what ends up in the cache
+recipe=1
 
 [ -f "$tarball" ] || { echo "debug-kernel: $tarball missing (make deps)" >&2; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %s-%Y "$tarball")
-key=$( { echo "$srcver"; cat "$fragment" "$0"; } | sha1sum | cut -c1-12)
+key=$( { echo "$srcver recipe $recipe"; cat "$fragment"; } | sha1sum | cut -c1-12)
 dir=$cache/$key
 if [ -f "$dir/done" ]; then
 	echo "$dir"
@@ -68,7 +70,7 @@ if [ -n "$lost" ]; then
 	exit 1
 fi
 
-log "building bzImage and modules with $(nproc) jobs (first build: ~40 min)"
+log "building bzImage and modules with $(nproc) jobs (first build: ~12 min)"
 kmake -j"$(nproc)" bzImage modules
 kmake INSTALL_MOD_PATH="$dir/modules" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 kmake kernelrelease > "$dir/release"
