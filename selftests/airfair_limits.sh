@@ -86,6 +86,8 @@ sleep 1.5
 ping -q -c 1 "$(sta_addr 2)" >/dev/null
 have1=$(class_json $DEV | jq --arg m "$(sta_mac 1)" '[.[] | (.station // .) | select(.addr == $m)] | length')
 have2=$(class_json $DEV | jq --arg m "$(sta_mac 2)" '[.[] | (.station // .) | select(.addr == $m)] | length')
+[ "$have1" = 0 ] || log "station 1 still there: $(class_json $DEV | jq -c --arg m "$(sta_mac 1)" \
+	'[.[] | (.station // .) | select(.addr == $m)]')"
 check "an idle station ages out, an active one stays ($have1 / $have2)" test "$have1" = 0 -a "$have2" = 1
 
 fresh 11a station "$(sta_mac 1)" weight 3 station-timeout 500ms
