@@ -57,7 +57,7 @@ log "airtime shares (qdisc accounting): $s1% / $s2%"
 if awk -v a="$s1" 'BEGIN { exit !(a >= 48 && a <= 52) }'; then
 	ktap_test_pass "airtime split 50/50 within 2% at 6 vs 54 Mbit/s ($s1 / $s2)"
 else
-	ktap_test_fail "airtime split 50/50 within 2% at 6 vs 54 Mbit/s ($s1 / $s2)"
+	ktap_test_fail_timing "airtime split 50/50 within 2% at 6 vs 54 Mbit/s ($s1 / $s2)"
 fi
 log "peak backlog: airfair $peak_q packets, mac80211 fq_backlog $peak_m packets"
 if [ -z "$aqm" ]; then
@@ -67,6 +67,6 @@ if [ -z "$aqm" ]; then
 elif [ "$peak_q" -gt 50 ] && [ "$peak_m" -lt $((peak_q / 4)) ]; then
 	ktap_test_pass "backlog lives in airfair ($peak_q) not in mac80211 ($peak_m)"
 else
-	ktap_test_fail "backlog lives in airfair ($peak_q) not in mac80211 ($peak_m; aqm=${aqm:-missing})"
+	ktap_test_fail_timing "backlog lives in airfair ($peak_q) not in mac80211 ($peak_m; aqm=${aqm:-missing})"
 fi
 ktap_finished
