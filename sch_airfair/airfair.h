@@ -317,8 +317,7 @@ void airfair_stas_recompute(struct airfair_sched *q);
 u32 airfair_flow_hash(const struct sk_buff *skb, struct flow_keys *keys);
 u32 airfair_l3_end(const struct sk_buff *skb, const struct flow_keys *keys);
 #define AIRFAIR_TCPOPT_AO	29	/* RFC 5925; TCPOPT_AO from 6.7 */
-bool airfair_tcp_signed(const struct sk_buff *skb, const struct tcphdr *th,
-			u32 thoff);
+bool airfair_tcp_lower_window(struct sk_buff *skb, u32 thoff, __be16 win);
 void airfair_tcp_options(const struct sk_buff *skb, const struct tcphdr *th,
 			 u32 thoff, struct airfair_tcp_opts *o);
 struct airfair_flow *airfair_classify(struct airfair_sched *q,

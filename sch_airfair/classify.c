@@ -8,6 +8,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/tcp.h>
+#include <net/checksum.h>
 #include <net/flow_dissector.h>
 #include <net/tcp.h>
 #include "airfair.h"
@@ -86,8 +87,8 @@ u32 airfair_flow_hash(const struct sk_buff *skb, struct flow_keys *keys)
  * Does the segment carry a TCP-MD5 (RFC 2385) or TCP-AO (RFC 5925)
  * signature? Rewriting any header field would break it.
  */
-bool airfair_tcp_signed(const struct sk_buff *skb, const struct tcphdr *th,
-			u32 thoff)
+static bool airfair_tcp_signed(const struct sk_buff *skb,
+			       const struct tcphdr *th, u32 thoff)
 {
 	int len = th->doff * 4 - (int)sizeof(*th), i = 0;
 	const u8 *opt;
@@ -114,6 +115,31 @@ bool airfair_tcp_signed(const struct sk_buff *skb, const struct tcphdr *th,
 		i += opt[i + 1];
 	}
 	return false;
+}
+
+/*
+ * Lower the receive window the TCP segment at @thoff advertises to @win (in
+ * the units of its window scale); a window already at or below it stays. Only
+ * a segment that changes is made writable (a clone gets its own copy), never
+ * a signed one, and the checksum follows in whatever state ip_summed says it
+ * is: the window is not part of the pseudo-header, so a CHECKSUM_PARTIAL
+ * segment's check field and a CHECKSUM_COMPLETE skb's csum stay as they are.
+ * Returns whether the segment changed.
+ */
+bool airfair_tcp_lower_window(struct sk_buff *skb, u32 thoff, __be16 win)
+{
+	const struct tcphdr *cur;
+	struct tcphdr *th, buf;
+
+	cur = skb_header_pointer(skb, thoff, sizeof(buf), &buf);
+	if (!cur || ntohs(cur->window) <= ntohs(win) ||
+	    airfair_tcp_signed(skb, cur, thoff) ||
+	    skb_ensure_writable(skb, thoff + sizeof(*th)))
+		return false;
+	th = (struct tcphdr *)(skb->data + thoff);
+	inet_proto_csum_replace2(&th->check, skb, th->window, win, false);
+	th->window = win;
+	return true;
 }
 
 /* MSS and timestamps; anything malformed ends the walk. */

@@ -240,8 +240,6 @@ static void airfair_upload_window(struct airfair_sched *q,
 		   8ULL * q->cfg.target_us;
 	u32 frame_ns = max(sta->costs.up_data_ns, 1U);
 	u64 air_ns, frames, bytes;
-	const struct tcphdr *cur;
-	struct tcphdr *th, buf;
 	__be16 win;
 
 	if (time_after(jiffies, q->next_busy))
@@ -251,17 +249,8 @@ static void airfair_upload_window(struct airfair_sched *q,
 	frames = max_t(u64, div_u64(air_ns, frame_ns), AIRFAIR_UPLOAD_WIN_MIN);
 	bytes = min_t(u64, frames * flow->mss, U32_MAX);
 	win = htons(min_t(u64, max_t(u64, bytes >> flow->wscale, 1), 0xffff));
-
-	/* Only an ACK whose window comes down is made writable (a clone's copy). */
-	cur = skb_header_pointer(skb, thoff, sizeof(buf), &buf);
-	if (!cur || ntohs(cur->window) <= ntohs(win) ||
-	    airfair_tcp_signed(skb, cur, thoff) ||
-	    skb_ensure_writable(skb, thoff + sizeof(*th)))
-		return;
-	th = (struct tcphdr *)(skb->data + thoff);
-	inet_proto_csum_replace2(&th->check, skb, th->window, win, false);
-	th->window = win;
-	q->window_clamps++;
+	if (airfair_tcp_lower_window(skb, thoff, win))
+		q->window_clamps++;
 }
 
 /*

@@ -17,7 +17,11 @@
  *  - the filter drops an ACK that is not an older pure ACK of the same flow
  *    with ACK as its only flag, plain options and an ACK number the new one
  *    passes, or (conservative mode) the last such ACK before the new one;
- *  - a flow's queue, counts or backlog stop matching what is linked in it.
+ *  - a flow's queue, counts or backlog stop matching what is linked in it;
+ *  - the upload window rewrite raises a window, touches a signed segment, a
+ *    shared (cloned) buffer or any byte but the window and check fields, or
+ *    leaves a checksum wrong for the skb's ip_summed state (every state is
+ *    tried: NONE, UNNECESSARY, COMPLETE, PARTIAL).
  *
  * The flow dissector is the kernel's in the qdisc; here a small parser fills
  * the same keys (network header 14, IPv4 with fragments, IPv6 without
@@ -31,6 +35,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/tcp.h>
+#include <net/checksum.h>
 #include "airfair.h"
 
 #define ASSERT(c) do { if (!(c)) abort(); } while (0)
@@ -44,7 +49,7 @@ static struct airfair_sched q;
 static struct airfair_sta sta;
 static struct Qdisc sch;
 /* what the run exercised, printed at exit with FUZZ_STATS=1 */
-static unsigned long n_packets, n_acks, n_dropped;
+static unsigned long n_packets, n_acks, n_dropped, n_windows;
 
 /* --- stand-ins for the rest of the qdisc ------------------------------- */
 
@@ -137,6 +142,30 @@ u32 flow_hash_from_keys(struct flow_keys *k)
 	     (u32)(k->ports.src + k->ports.dst)) * 16777619u;
 	h = (h ^ k->basic.ip_proto ^ k->basic.n_proto) * 16777619u;
 	return h ?: 1;
+}
+
+/* --- the packet stream -------------------------------------------------- */
+
+struct stream {
+	const u8 *d;
+	size_t n;
+};
+
+static u8 take8(struct stream *s)
+{
+	u8 v = 0;
+
+	if (s->n) {
+		v = *s->d++;
+		s->n--;
+	}
+	return v;
+}
+
+static u32 take32(struct stream *s)
+{
+	return (u32)take8(s) << 24 | (u32)take8(s) << 16 |
+	       (u32)take8(s) << 8 | take8(s);
 }
 
 /* --- the independent checks ------------------------------------------- */
@@ -256,6 +285,124 @@ static void check_dropped(const struct sk_buff *old, const struct sk_buff *skb,
 		ASSERT(others >= 1);
 }
 
+/*
+ * Would a receiver see a TCP-MD5/AO signature? A kind 19 or 29 where an option
+ * starts, before the list ends or stops parsing; options past the frame's end
+ * cannot be read and count as signed.
+ */
+static bool ref_signed(const u8 *opt, int len, bool truncated)
+{
+	const u8 *end = opt + len;
+
+	if (truncated)
+		return true;
+	while (opt < end && *opt != TCPOPT_EOL) {
+		if (*opt == TCPOPT_MD5SIG || *opt == 29)
+			return true;
+		if (*opt == TCPOPT_NOP) {
+			opt++;
+			continue;
+		}
+		if (opt + 1 >= end || opt[1] < 2)
+			break;
+		opt += opt[1];
+	}
+	return false;
+}
+
+/* The one's complement sum of bytes [from, to), as 16-bit words in memory. */
+static u32 sum16(const u8 *p, u32 from, u32 to)
+{
+	u32 s = 0, i;
+	u16 w;
+
+	for (i = from; i + 1 < to; i += 2) {
+		memcpy(&w, p + i, 2);
+		s = fuzz_csum_add(s, w);
+	}
+	if (i < to) {
+		w = 0;
+		memcpy(&w, p + i, 1);
+		s = fuzz_csum_add(s, w);
+	}
+	return s;
+}
+
+/* One's complement equality: +0 and -0 are the same number. */
+static bool csum_equal(u32 a, u32 b)
+{
+	return fuzz_csum_fold(a) == fuzz_csum_fold(b) ||
+	       (fuzz_csum_fold(a) | fuzz_csum_fold(b)) == 0xffff;
+}
+
+/*
+ * The upload window rewrite on a copy of the packet, in the checksum state
+ * ip_summed @mode, maybe as a clone whose data another skb shares: the window
+ * only ever comes down, and only when the segment may be rewritten; nothing
+ * but the window and check fields changes, a shared buffer never; the check
+ * field follows so that the segment's sum is what it was (NONE, UNNECESSARY),
+ * a CHECKSUM_COMPLETE skb's csum still covers its bytes, and a
+ * CHECKSUM_PARTIAL segment's check field (the pseudo-header sum the device
+ * completes) stays as it is.
+ */
+static void check_window_rewrite(const struct sk_buff *orig, struct stream *s)
+{
+	u8 how = take8(s), before[MAX_FRAME];
+	u8 shared_buf[MAX_FRAME + 8] __attribute__((aligned(8)));
+	u8 *shared = shared_buf + ((unsigned long)orig->data & 7);
+	u32 thoff = airfair_cb(orig)->thoff, len = orig->len, i, sum0;
+	__be16 win = htons((u16)(take8(s) << 8 | take8(s)));
+	struct sk_buff skb = *orig;
+	u16 old_win, check0;
+	bool lowered, expect;
+	int optlen = 0;
+
+	if (thoff + sizeof(struct tcphdr) > len)
+		return;
+	memcpy(shared, orig->data, len);
+	memcpy(before, orig->data, len);
+	skb.data = shared;
+	skb.own_data = NULL;
+	skb.ip_summed = how & 3;
+	skb.cloned = how & 4;
+	skb.fail_alloc = (how & 0x18) == 0x18;
+	sum0 = sum16(before, thoff, len);
+	skb.csum = sum0;
+	old_win = get_unaligned_be16(before + thoff + 14);
+	memcpy(&check0, before + thoff + 16, 2);
+	if (before[thoff + 12] >> 4 > 5)
+		optlen = (before[thoff + 12] >> 4) * 4 - 20;
+	expect = old_win > ntohs(win) &&
+		 !ref_signed(before + thoff + 20,
+			     (int)min_t(u32, optlen, len - thoff - 20),
+			     thoff + 20 + optlen > len) &&
+		 !(skb.cloned && skb.fail_alloc);
+
+	lowered = airfair_tcp_lower_window(&skb, thoff, win);
+	ASSERT(lowered == expect);
+	/* a clone's data belongs to someone else: never written */
+	if (how & 4)
+		ASSERT(!memcmp(shared, before, len));
+	ASSERT(skb.csum == sum0);
+	for (i = 0; i < len; i++)
+		if (i < thoff + 14 || i >= thoff + 18)
+			ASSERT(skb.data[i] == before[i]);
+	if (!lowered) {
+		ASSERT(!memcmp(skb.data, before, len));
+	} else {
+		u16 check1;
+
+		n_windows++;
+		ASSERT(get_unaligned_be16(skb.data + thoff + 14) == ntohs(win));
+		memcpy(&check1, skb.data + thoff + 16, 2);
+		if (skb.ip_summed == CHECKSUM_PARTIAL)
+			ASSERT(check1 == check0);
+		else
+			ASSERT(csum_equal(sum16(skb.data, thoff, len), sum0));
+	}
+	free(skb.own_data);
+}
+
 static void check_flows(void)
 {
 	u32 qlen = 0, backlog = 0;
@@ -276,30 +423,6 @@ static void check_flows(void)
 		backlog += b;
 	}
 	ASSERT(qlen == sta.qlen && backlog == sta.backlog);
-}
-
-/* --- the packet stream -------------------------------------------------- */
-
-struct stream {
-	const u8 *d;
-	size_t n;
-};
-
-static u8 take8(struct stream *s)
-{
-	u8 v = 0;
-
-	if (s->n) {
-		v = *s->d++;
-		s->n--;
-	}
-	return v;
-}
-
-static u32 take32(struct stream *s)
-{
-	return (u32)take8(s) << 24 | (u32)take8(s) << 16 |
-	       (u32)take8(s) << 8 | take8(s);
 }
 
 static void put16(u8 *p, u16 v) { p[0] = v >> 8; p[1] = (u8)v; }
@@ -410,6 +533,9 @@ static void enqueue_one(struct stream *s, u8 mode)
 	n_acks += airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK;
 	ASSERT(flow >= sta.flows && flow < sta.flows + AIRFAIR_FLOWS_PER_STA);
 	check_classified(skb);
+	if (airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK ||
+	    airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_DATA)
+		check_window_rewrite(skb, s);
 	if (flow->tail)
 		flow->tail->next = skb;
 	else
@@ -433,8 +559,8 @@ static void enqueue_one(struct stream *s, u8 mode)
 
 static void print_stats(void)
 {
-	fprintf(stderr, "fuzz_classify: %lu packets, %lu pure ACKs, %lu ACKs filtered\n",
-		n_packets, n_acks, n_dropped);
+	fprintf(stderr, "fuzz_classify: %lu packets, %lu pure ACKs, %lu ACKs filtered, %lu windows lowered\n",
+		n_packets, n_acks, n_dropped, n_windows);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -13,7 +13,9 @@
 #include <linux/kernel.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
+#include <stdlib.h>
 #include <string.h>
+#include <linux/errno.h>
 
 #define HZ			1000
 #define NSEC_PER_SEC		1000000000ULL
@@ -64,7 +66,11 @@ struct qdisc_watchdog { u64 last_expires; void *qdisc; };
 struct net_device { int ifindex; };
 struct Qdisc { void *priv; };
 
-/* A linear skb: data[0, len), the network header at network_header. */
+/*
+ * A linear skb: data[0, len), the network header at network_header. A cloned
+ * one shares data with another skb until skb_ensure_writable() copies it;
+ * with fail_alloc set that copy fails as on memory pressure.
+ */
 struct skb_shared_info { u16 gso_size, gso_segs; };
 struct sk_buff {
 	struct sk_buff *next, *prev;
@@ -74,7 +80,40 @@ struct sk_buff {
 	char cb[48];
 	struct skb_shared_info shinfo;
 	unsigned int truesize;
+	u8 ip_summed;
+	bool cloned, fail_alloc;
+	__wsum csum;
+	u16 csum_start, csum_offset;
+	unsigned char *own_data;	/* the copy skb_ensure_writable() made */
 };
+
+#define CHECKSUM_NONE		0
+#define CHECKSUM_UNNECESSARY	1
+#define CHECKSUM_COMPLETE	2
+#define CHECKSUM_PARTIAL	3
+
+static inline int skb_ensure_writable(struct sk_buff *skb, unsigned int len)
+{
+	unsigned char *copy;
+	unsigned long off;
+
+	if (len > skb->len)
+		return -ENOMEM;
+	if (!skb->cloned)
+		return 0;
+	if (skb->fail_alloc)
+		return -ENOMEM;
+	/* the data keeps its alignment, as pskb_expand_head() keeps headroom */
+	off = (unsigned long)skb->data & 7;
+	copy = malloc(off + skb->len);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy + off, skb->data, skb->len);
+	skb->data = copy + off;
+	skb->own_data = copy;
+	skb->cloned = false;
+	return 0;
+}
 
 #define skb_shinfo(skb)		(&(skb)->shinfo)
 static inline bool skb_is_gso(const struct sk_buff *skb)
