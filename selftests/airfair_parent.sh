@@ -24,21 +24,22 @@ child_opts="11a limit 2 station $(sta_mac 1) rate 6mbit station $(sta_mac 2) rat
 # The parent under test (handle 2:) with airfair (10:) as the child that takes
 # everything. Shapers (htb, hfsc, tbf) are the root; the schedulers that only share
 # (qfq, drr, ets) sit under a tbf root, so that a backlog builds in airfair there too.
+# 5 Mbit/s: far below what even the debug kernel's guest floods, so the limit is hit.
 setup_parent() {
 	local at="root"
 	tc qdisc del dev $DEV root 2>/dev/null
 	case $1 in
 	qfq|drr|ets)
-		tc qdisc add dev $DEV root handle 1: tbf rate 20mbit burst 20k latency 100ms ||
+		tc qdisc add dev $DEV root handle 1: tbf rate 5mbit burst 20k latency 100ms ||
 			return 1
 		at="parent 1:1" ;;
 	esac
 	case $1 in
 	htb)	tc qdisc add dev $DEV $at handle 2: htb default 10 &&
-		tc class add dev $DEV parent 2: classid 2:10 htb rate 20mbit &&
+		tc class add dev $DEV parent 2: classid 2:10 htb rate 5mbit &&
 		tc qdisc add dev $DEV parent 2:10 handle 10: airfair $child_opts ;;
 	hfsc)	tc qdisc add dev $DEV $at handle 2: hfsc default 10 &&
-		tc class add dev $DEV parent 2: classid 2:10 hfsc sc rate 20mbit ul rate 20mbit &&
+		tc class add dev $DEV parent 2: classid 2:10 hfsc sc rate 5mbit ul rate 5mbit &&
 		tc qdisc add dev $DEV parent 2:10 handle 10: airfair $child_opts ;;
 	qfq|drr) tc qdisc add dev $DEV $at handle 2: "$1" &&
 		if [ "$1" = qfq ]; then
@@ -50,7 +51,7 @@ setup_parent() {
 		tc qdisc add dev $DEV parent 2:10 handle 10: airfair $child_opts ;;
 	ets)	tc qdisc add dev $DEV $at handle 2: ets bands 1 &&
 		tc qdisc add dev $DEV parent 2:1 handle 10: airfair $child_opts ;;
-	tbf)	tc qdisc add dev $DEV $at handle 2: tbf rate 20mbit burst 20k latency 100ms &&
+	tbf)	tc qdisc add dev $DEV $at handle 2: tbf rate 5mbit burst 20k latency 100ms &&
 		tc qdisc add dev $DEV parent 2:1 handle 10: airfair $child_opts ;;
 	esac
 }

@@ -52,6 +52,10 @@ check() {	# check NAME CONDITION-COMMAND...
 	local name=$1; shift
 	if "$@"; then ktap_test_pass "$name"; else ktap_test_fail "$name"; fi
 }
+check_timing() {	# the same, for a figure the guest's speed decides
+	local name=$1; shift
+	if "$@"; then ktap_test_pass "$name"; else ktap_test_fail_timing "$name"; fi
+}
 fresh() {
 	tc qdisc del dev $DEV root 2>/dev/null
 	tc qdisc add dev $DEV root airfair "$@"
@@ -143,7 +147,7 @@ for i in 1 2 3 4; do
 	err2=$(awk -v e="$est" -v x="$sb" 'BEGIN { printf "%+.1f%%", (e / 1000 - x) * 100 / x }')
 	log "$(printf '%13s | %9s | %15s | %13s | %15s | %14s | %18s | %11s | %s' "${RTTS[i - 1]}" \
 		"${base[$i]}" "$sb" "${pnet[$i]}" "${mr:--}" "$est" "$err" "$err1" "$err2")"
-	check "RTT ${RTTS[i - 1]} ms: estimate $est us within ${TOL}% of the path's $exp ms, $ref ($err)" \
+	check_timing "RTT ${RTTS[i - 1]} ms: estimate $est us within ${TOL}% of the path's $exp ms, $ref ($err)" \
 		awk -v e="$est" -v x="$exp" -v t=$TOL \
 		'BEGIN { e /= 1000; exit !(e >= x * (1 - t / 100) && e <= x * (1 + t / 100)) }'
 done

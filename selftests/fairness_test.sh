@@ -63,17 +63,17 @@ if printf '%s\n' ${MRATE[airfair]:-0 0 0} | sort -g | awk 'NR > 1 && $1 < 1.25 *
 	NR == 1 && $1 <= 0 {bad = 1} END {exit bad}'; then
 	ktap_test_pass "$msg"
 else
-	ktap_test_fail "$msg"
+	ktap_test_fail_timing "$msg"
 fi
 if awk -v j="${J[airfair]}" -v m="$MIN_JAIN" 'BEGIN{exit !(j >= m)}'; then
 	ktap_test_pass "airfair ${DIR}load: ground-truth airtime Jain ${J[airfair]} >= $MIN_JAIN"
 else
-	ktap_test_fail "airfair ${DIR}load: ground-truth airtime Jain ${J[airfair]} >= $MIN_JAIN"
+	ktap_test_fail_timing "airfair ${DIR}load: ground-truth airtime Jain ${J[airfair]} >= $MIN_JAIN"
 fi
 if awk -v a="${J[airfair]}" -v p="${J[pfifo]}" 'BEGIN{exit !(a >= p + 0.05)}'; then
 	ktap_test_pass "airfair ${DIR}load: Jain ${J[airfair]} >= pfifo's ${J[pfifo]} + 0.05"
 else
-	ktap_test_fail "airfair ${DIR}load: Jain ${J[airfair]} >= pfifo's ${J[pfifo]} + 0.05"
+	ktap_test_fail_timing "airfair ${DIR}load: Jain ${J[airfair]} >= pfifo's ${J[pfifo]} + 0.05"
 fi
 # The backlog must live in airfair, where it is scheduled, not below it. On hwsim the
 # queue below is the AP radio's in the medium (hwsim pulls mac80211's TXQs at once);
@@ -85,7 +85,7 @@ if [ "$DIR" = down ]; then
 	if [ "$qa" -ge 8 ] && [ "$ma" -lt "$qa" ]; then
 		ktap_test_pass "$msg"
 	else
-		ktap_test_fail "$msg"
+		ktap_test_fail_timing "$msg"
 	fi
 fi
 # Upload: airfair bounds the receive window in the uploads' ACKs (upload-window, default),

@@ -198,7 +198,7 @@ for i in 1 2 3; do
 	   [ "${agree#* }" -ge 3 ] && [ "${iw_same% *}" -ge 1 ] && [ "$exact" = 1 ]; then
 		ktap_test_pass "$msg"
 	else
-		ktap_test_fail "$msg"
+		ktap_test_fail_timing "$msg"
 	fi
 done
 
@@ -226,7 +226,7 @@ l3=$(awk '$1 == 3 && $4 != "-" {s += $4; n++} END {if (n) printf "%.4f", s / n}'
 if [ -n "$m3" ] && awk -v l="${l3:-9}" -v m="$m3" 'BEGIN {exit !(l >= m - 0.05 && l <= m + 0.05)}'; then
 	ktap_test_pass "sta3 (configured loss $LOSS): mean loss in the qdisc $l3 within +-0.05 of the medium's $m3"
 else
-	ktap_test_fail "sta3 (configured loss $LOSS): mean loss in the qdisc ${l3:-none} within +-0.05 of the medium's ${m3:-unknown}"
+	ktap_test_fail_timing "sta3 (configured loss $LOSS): mean loss in the qdisc ${l3:-none} within +-0.05 of the medium's ${m3:-unknown}"
 fi
 
 mean_of() { # mean_of I COLUMN, rounded
