@@ -27,6 +27,7 @@
  * the same keys (network header 14, IPv4 with fragments, IPv6 without
  * extension headers), so the target exercises what airfair does with them.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,7 +298,7 @@ static bool ref_signed(const u8 *opt, int len, bool truncated)
 	if (truncated)
 		return true;
 	while (opt < end && *opt != TCPOPT_EOL) {
-		if (*opt == TCPOPT_MD5SIG || *opt == 29)
+		if (*opt == TCPOPT_MD5SIG || *opt == AIRFAIR_TCPOPT_AO)
 			return true;
 		if (*opt == TCPOPT_NOP) {
 			opt++;
@@ -336,8 +337,8 @@ static bool csum_equal(u32 a, u32 b)
 }
 
 /*
- * The upload window rewrite on a copy of the packet, in the checksum state
- * ip_summed @mode, maybe as a clone whose data another skb shares: the window
+ * The upload window rewrite on a copy of the packet, in a fuzzed ip_summed
+ * state, maybe as a clone whose data another skb shares: the window
  * only ever comes down, and only when the segment may be rewritten; nothing
  * but the window and check fields changes, a shared buffer never; the check
  * field follows so that the segment's sum is what it was (NONE, UNNECESSARY),
@@ -347,17 +348,23 @@ static bool csum_equal(u32 a, u32 b)
  */
 static void check_window_rewrite(const struct sk_buff *orig, struct stream *s)
 {
+	const u32 win_at = offsetof(struct tcphdr, window);
+	const u32 check_at = offsetof(struct tcphdr, check);
 	u8 how = take8(s), before[MAX_FRAME];
 	u8 shared_buf[MAX_FRAME + 8] __attribute__((aligned(8)));
 	u8 *shared = shared_buf + ((unsigned long)orig->data & 7);
 	u32 thoff = airfair_cb(orig)->thoff, len = orig->len, i, sum0;
 	__be16 win = htons((u16)(take8(s) << 8 | take8(s)));
 	struct sk_buff skb = *orig;
-	u16 old_win, check0;
+	const struct tcphdr *th;
+	struct tcphdr tbuf;
 	bool lowered, expect;
-	int optlen = 0;
+	u16 check0;
+	const u8 *opt;
+	int optlen;
 
-	if (thoff + sizeof(struct tcphdr) > len)
+	th = tcp_of(orig, &tbuf);
+	if (!th)
 		return;
 	memcpy(shared, orig->data, len);
 	memcpy(before, orig->data, len);
@@ -368,14 +375,10 @@ static void check_window_rewrite(const struct sk_buff *orig, struct stream *s)
 	skb.fail_alloc = (how & 0x18) == 0x18;
 	sum0 = sum16(before, thoff, len);
 	skb.csum = sum0;
-	old_win = get_unaligned_be16(before + thoff + 14);
-	memcpy(&check0, before + thoff + 16, 2);
-	if (before[thoff + 12] >> 4 > 5)
-		optlen = (before[thoff + 12] >> 4) * 4 - 20;
-	expect = old_win > ntohs(win) &&
-		 !ref_signed(before + thoff + 20,
-			     (int)min_t(u32, optlen, len - thoff - 20),
-			     thoff + 20 + optlen > len) &&
+	check0 = th->check;
+	opt = tcp_opts_of(orig, th, &optlen);
+	expect = ntohs(th->window) > ntohs(win) &&
+		 !ref_signed(opt, optlen, thoff + th->doff * 4u > len) &&
 		 !(skb.cloned && skb.fail_alloc);
 
 	lowered = airfair_tcp_lower_window(&skb, thoff, win);
@@ -385,18 +388,17 @@ static void check_window_rewrite(const struct sk_buff *orig, struct stream *s)
 		ASSERT(!memcmp(shared, before, len));
 	ASSERT(skb.csum == sum0);
 	for (i = 0; i < len; i++)
-		if (i < thoff + 14 || i >= thoff + 18)
+		if (i < thoff + win_at || i >= thoff + check_at + 2)
 			ASSERT(skb.data[i] == before[i]);
 	if (!lowered) {
 		ASSERT(!memcmp(skb.data, before, len));
 	} else {
-		u16 check1;
+		const struct tcphdr *nth = (const void *)(skb.data + thoff);
 
 		n_windows++;
-		ASSERT(get_unaligned_be16(skb.data + thoff + 14) == ntohs(win));
-		memcpy(&check1, skb.data + thoff + 16, 2);
+		ASSERT(nth->window == win);
 		if (skb.ip_summed == CHECKSUM_PARTIAL)
-			ASSERT(check1 == check0);
+			ASSERT(nth->check == check0);
 		else
 			ASSERT(csum_equal(sum16(skb.data, thoff, len), sum0));
 	}

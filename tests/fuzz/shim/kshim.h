@@ -83,7 +83,6 @@ struct sk_buff {
 	u8 ip_summed;
 	bool cloned, fail_alloc;
 	__wsum csum;
-	u16 csum_start, csum_offset;
 	unsigned char *own_data;	/* the copy skb_ensure_writable() made */
 };
 
