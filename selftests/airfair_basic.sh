@@ -51,7 +51,8 @@ check "TCP download flows through, station 1 counted ($pk1 pkts, tcp_down flows 
 	test "${pk1:-0}" -gt 100 -a "${tcpdown:-0}" -ge 1
 # Read the flow table mid-transfer, as for UDP below: once the upload ends, its bucket can
 # go to iperf3's control connection (1 in 32), which CI saw once (tcp_up flows 0).
-out0=$(ip netns exec $AF_NS nstat -asz TcpOutSegs | awk '/TcpOutSegs/ { print $2 }')
+station_segs() { ip netns exec $AF_NS nstat -asz TcpOutSegs | awk '/TcpOutSegs/ { print $2 }'; }
+out0=$(station_segs)
 AF_IPERF_JSON=$TMPD/up.json af_iperf 2 tcp-up 3 > "$TMPD/up" &
 sleep 2
 tc -j -s class show dev $DEV 2>/dev/null | grep '^{' > "$TMPD/up-cls"
@@ -74,7 +75,7 @@ for _ in $(seq 30); do
 	[ "$n" = "$upf" ] && break
 	upf=$n
 done
-segs=$(( $(ip netns exec $AF_NS nstat -asz TcpOutSegs | awk '/TcpOutSegs/ { print $2 }') - out0 ))
+segs=$(( $(station_segs) - out0 ))
 log "upload frames charged to station 2: $upf; the station's TCP sent $segs segments" \
     "(iperf3: $(jq '(.end.sum_sent.bytes // 0) / 1448 | round' "$TMPD/up.json") segments' worth written)"
 check "upload observed: frames charged ($upf) = segments sent ($segs) within 15%" \

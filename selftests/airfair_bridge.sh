@@ -55,6 +55,7 @@ fi
 # the upload's segments, a handful of pure ACKs and control packets). iperf3's byte
 # counts are no measure: what the client wrote but was still in flight when the
 # server closed its socket at the end never crossed the air.
+ap_rx_packets() { ip -j -s link show dev "$AP_IF" | jq '.[0].stats64.rx.packets'; }
 upload_check() {
 	local where=$1 addr=$2 ns=${3:-} n upf=-1 rx0 rx sent recv
 	tc qdisc del dev "$AP_IF" root 2>/dev/null
@@ -65,7 +66,7 @@ upload_check() {
 		iperf3 -s -1 -D -p 5301
 	fi
 	sleep 0.5
-	rx0=$(ip -j -s link show dev "$AP_IF" | jq '.[0].stats64.rx.packets')
+	rx0=$(ap_rx_packets)
 	ip netns exec "$(sta_ns 1)" timeout 40 iperf3 -c "$addr" -p 5301 -t 4 -J \
 		--connect-timeout 3000 > "$WIFI_DIR/up-$where.json" 2>/dev/null
 	for _ in $(seq 30); do
@@ -74,7 +75,7 @@ upload_check() {
 		[ "$n" = "$upf" ] && break
 		upf=$n
 	done
-	rx=$(( $(ip -j -s link show dev "$AP_IF" | jq '.[0].stats64.rx.packets') - rx0 ))
+	rx=$(( $(ap_rx_packets) - rx0 ))
 	read -r sent recv < <(jq -r '[.end.sum_sent.bytes // 0, .end.sum_received.bytes // 0] |
 		map(. / 1448 | round) | @tsv' "$WIFI_DIR/up-$where.json")
 	log "upload to the $where: AP's wlan received $rx frames, qdisc charged $upf;" \

@@ -45,10 +45,11 @@ veth_setup() {
 		iperf3 -s -D -B 10.77.0.\$((10 + i)) -p \$((5200 + i)) >/dev/null 2>&1; done"
 	# Static neighbours both ways: no ARP in the queues the tests count, nor
 	# an answer stuck behind a stalled meter waiting for one.
+	local ap_mac
+	ap_mac=$(cat /sys/class/net/af0/address)
 	for i in $(seq 1 "$n"); do
 		ip neigh replace "$(sta_addr "$i")" lladdr "$(sta_mac "$i")" dev af0
-		ip -n $AF_NS neigh replace 10.77.0.1 dev m$i \
-			lladdr "$(cat /sys/class/net/af0/address)"
+		ip -n $AF_NS neigh replace 10.77.0.1 dev m$i lladdr "$ap_mac"
 	done
 }
 
