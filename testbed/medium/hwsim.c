@@ -63,6 +63,27 @@ static const uint16_t hwsim_rates[12] = { 10, 20, 55, 110, 60, 90, 120, 180, 240
 
 #define MAX_MACS 512
 
+/*
+ * mac80211_hwsim hands a frame to the medium (genlmsg_unicast) before it puts
+ * the frame on its pending queue. A TX status that reaches the kernel in
+ * between finds no frame with its cookie and is rejected, and the frame then
+ * stays pending in hwsim, its status never given (nothing times it out). A
+ * rejected status is therefore sent once more STATUS_RETRY_NS later; one that
+ * is rejected again was for a frame hwsim had dropped from a full queue.
+ */
+#define STATUS_RING 4096	/* statuses remembered by netlink sequence number */
+#define STATUS_RETRY_NS 2000000ULL
+
+struct hw_status {
+	uint32_t seq;
+	bool used, retried, due;
+	uint64_t due_ns;
+	uint64_t cookie;
+	uint8_t tx_addr[6];
+	uint32_t flags, signal;
+	struct hwsim_tx_rate tx[4];
+};
+
 struct hw_radio {
 	bool known;
 	uint8_t addr[6];	/* the address hwsim keys the radio by */
@@ -92,6 +113,9 @@ struct hw_ctx {
 	/* daemon performance */
 	uint64_t frames_in, frames_out, status_out, nl_errors, send_errors, qdrops, late_ns_max;
 	uint64_t late_ns_sum, late_n;
+	uint64_t status_retries, status_retry_rejects;
+	struct hw_status status[STATUS_RING];
+	int status_due;		/* entries with due set */
 };
 
 static volatile sig_atomic_t stop;
@@ -277,40 +301,107 @@ static void msg_send(struct hw_ctx *h, struct nl_msg *msg)
 	nlmsg_free(msg);
 }
 
+static void status_send(struct hw_ctx *h, struct hw_status *st)
+{
+	struct nl_msg *msg = msg_new(h, HWSIM_CMD_TX_INFO_FRAME);
+	struct hw_status *slot;
+	uint32_t seq;
+	int err;
+
+	if (!msg)
+		return;
+	if (nla_put(msg, HWSIM_ATTR_ADDR_TRANSMITTER, 6, st->tx_addr) ||
+	    nla_put_u32(msg, HWSIM_ATTR_FLAGS, st->flags) ||
+	    nla_put_u32(msg, HWSIM_ATTR_SIGNAL, st->signal) ||
+	    nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(st->tx), st->tx) ||
+	    nla_put_u64(msg, HWSIM_ATTR_COOKIE, st->cookie)) {
+		nlmsg_free(msg);
+		return;
+	}
+	if (!st->retried)
+		h->status_out++;
+	err = nl_send_auto(h->sock, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (err < 0) {
+		h->send_errors++;
+		MED_LOG(h->m, 1, "netlink send: %s\n", nl_geterror(err));
+		return;
+	}
+	slot = &h->status[seq % STATUS_RING];
+	if (slot->due)
+		h->status_due--;
+	*slot = *st;
+	slot->seq = seq;
+	slot->used = true;
+	slot->due = false;
+}
+
 static void send_status(struct hw_ctx *h, struct med_frame *f)
 {
 	struct hw_priv *p = f->priv;
-	struct hwsim_tx_rate tx[4];
-	uint32_t flags = p->flags;
-	struct nl_msg *msg;
+	struct hw_status st = { .flags = p->flags, .cookie = f->cookie };
 
 	if (!h->radio[f->src].known)
 		return;
 	for (int i = 0; i < 4; i++) {
-		tx[i].idx = -1;
-		tx[i].count = 0;
+		st.tx[i].idx = -1;
+		st.tx[i].count = 0;
 	}
 	for (int i = 0; i < p->nrates_in && i < 4; i++) {
 		if (!f->used[i])
 			break;
-		tx[i].idx = p->rates[i].idx;
-		tx[i].count = f->used[i];
+		st.tx[i].idx = p->rates[i].idx;
+		st.tx[i].count = f->used[i];
 	}
-	if (f->acked && !f->dropped && !(flags & HWSIM_TX_CTL_NO_ACK))
-		flags |= HWSIM_TX_STAT_ACK;
-	msg = msg_new(h, HWSIM_CMD_TX_INFO_FRAME);
-	if (!msg)
+	if (f->acked && !f->dropped && !(p->flags & HWSIM_TX_CTL_NO_ACK))
+		st.flags |= HWSIM_TX_STAT_ACK;
+	st.signal = (uint32_t)(f->signal ? f->signal : -50);
+	memcpy(st.tx_addr, p->tx_addr, 6);
+	status_send(h, &st);
+}
+
+/* A status the kernel rejected: due again shortly, unless it was a retry. */
+static void status_rejected(struct hw_ctx *h, uint32_t seq)
+{
+	struct hw_status *st = &h->status[seq % STATUS_RING];
+
+	if (!st->used || st->seq != seq || st->due)
 		return;
-	if (nla_put(msg, HWSIM_ATTR_ADDR_TRANSMITTER, 6, p->tx_addr) ||
-	    nla_put_u32(msg, HWSIM_ATTR_FLAGS, flags) ||
-	    nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)(f->signal ? f->signal : -50)) ||
-	    nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(tx), tx) ||
-	    nla_put_u64(msg, HWSIM_ATTR_COOKIE, f->cookie)) {
-		nlmsg_free(msg);
+	if (st->retried) {
+		h->status_retry_rejects++;
+		st->used = false;
 		return;
 	}
-	h->status_out++;
-	msg_send(h, msg);
+	st->retried = true;
+	st->due = true;
+	st->due_ns = mono_ns() + STATUS_RETRY_NS;
+	h->status_due++;
+}
+
+static uint64_t status_next_due(struct hw_ctx *h)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (int i = 0; h->status_due && i < STATUS_RING; i++)
+		if (h->status[i].due && h->status[i].due_ns < t)
+			t = h->status[i].due_ns;
+	return t;
+}
+
+static void status_resend_due(struct hw_ctx *h, uint64_t now)
+{
+	for (int i = 0; h->status_due && i < STATUS_RING; i++) {
+		struct hw_status st = h->status[i];
+
+		if (!st.due || st.due_ns > now)
+			continue;
+		h->status[i].due = false;
+		h->status[i].used = false;
+		h->status_due--;
+		h->status_retries++;
+		status_send(h, &st);
+	}
 }
 
 static void cb_done(void *ctx, struct med_frame *f)
@@ -509,7 +600,9 @@ static int on_err(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 
 	(void)nla;
 	h->nl_errors++;
-	MED_LOG(h->m, 3, "kernel rejected a message: %s\n", strerror(-e->error));
+	MED_LOG(h->m, 3, "kernel rejected message %u: %s\n", e->msg.nlmsg_seq,
+		strerror(-e->error));
+	status_rejected(h, e->msg.nlmsg_seq);
 	return NL_SKIP;
 }
 
@@ -544,12 +637,14 @@ static void write_stats(struct hw_ctx *h, const char *path, uint64_t start_real)
 	fprintf(f, "{\"daemon\": {\"wall_s\": %.3f, \"dilation\": %g, \"seed\": %llu, "
 		"\"frames_in\": %llu, \"frames_in_per_s\": %.1f, \"deliveries\": %llu, "
 		"\"tx_status\": %llu, \"queue_drops\": %llu, \"kernel_rejects\": %llu, "
-		"\"send_errors\": %llu, \"cpu_s\": %.3f, \"cpu_share\": %.4f, "
+		"\"send_errors\": %llu, \"status_retries\": %llu, \"status_retry_rejects\": %llu, "
+		"\"cpu_s\": %.3f, \"cpu_share\": %.4f, "
 		"\"late_us_mean\": %.1f, \"late_us_max\": %.1f},\n\"medium\": ",
 		wall, h->k, (unsigned long long)h->base.cfg->seed, (unsigned long long)h->frames_in,
 		wall > 0 ? h->frames_in / wall : 0, (unsigned long long)h->frames_out,
 		(unsigned long long)h->status_out, (unsigned long long)h->qdrops,
 		(unsigned long long)h->nl_errors, (unsigned long long)h->send_errors,
+		(unsigned long long)h->status_retries, (unsigned long long)h->status_retry_rejects,
 		cpu_seconds(), wall > 0 ? cpu_seconds() / wall : 0,
 		h->late_n ? h->late_ns_sum / 1e3 / h->late_n : 0, h->late_ns_max / 1e3);
 	med_json(h->m, f, hw_name);
@@ -637,6 +732,8 @@ int run_hwsim(struct medium_cfg *cfg, struct run_opts *ro)
 			if (ev_real < wake)
 				wake = ev_real;
 		}
+		if (status_next_due(&h) < wake)
+			wake = status_next_due(&h);
 		if (wake > now) {
 			ts.tv_sec = (wake - now) / 1000000000ULL;
 			ts.tv_nsec = (wake - now) % 1000000000ULL;
@@ -676,6 +773,7 @@ int run_hwsim(struct medium_cfg *cfg, struct run_opts *ro)
 			}
 		}
 		med_run_until(&m, sim_now(&h));
+		status_resend_due(&h, now);
 		if (now >= next_stats) {
 			write_stats(&h, ro->stats_file, start);
 			next_stats = now + (uint64_t)ro->stats_ms * 1000000ULL;
