@@ -27,7 +27,7 @@ PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
 .PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check check-debug unit fuzz selftest demo bench \
-	install uninstall clean
+	install uninstall dkms-src clean
 
 all: modules userspace
 
@@ -106,6 +106,10 @@ uninstall:
 	$(MAKE) -C tc-extension uninstall DESTDIR=$(DESTDIR)
 	rm -f $(DESTDIR)$(PREFIX)/bin/airtime-calc $(DESTDIR)$(PREFIX)/bin/airfair-medium \
 		$(DESTDIR)$(PREFIX)/sbin/airfair-feeder
+
+# The DKMS source tree (build/dkms-src/airfair-VERSION); `dkms add` takes its path.
+dkms-src:
+	@scripts/dkms-src.sh
 
 clean:
 	rm -rf build

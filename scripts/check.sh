@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test CI runs and total them. Host suites first (airtime model, tc plugin
-# parsing, medium engine, a minute of fuzzing, build hygiene), then per kernel: the harness self-test and the VM selftests.
+# parsing, medium engine, a minute of fuzzing, build hygiene), DKMS for every kernel, then per
+# kernel: the harness self-test and the VM selftests (on the module DKMS installed).
 # Each suite leaves TAP in build/results/; the last line is "N passed, N failed, N skipped".
 # Usage: check.sh [--vm-only] [--require-series] KVER...
 set -uo pipefail
@@ -58,8 +59,19 @@ fi
 
 for k in "${kvers[@]}"; do
 	scripts/build-modules.sh "$k" >/dev/null || echo "not ok 1 - module build for $k" > "$res/build-$k.tap"
+done
+# DKMS builds and installs the module for every kernel (private trees in build/dkms);
+# the VM selftests then load what DKMS installed, as a user's system would.
+if [ ${#kvers[@]} -gt 0 ]; then
+	suite dkms bash -c "set -o pipefail; scripts/check-dkms.sh ${kvers[*]} | tee '$res/dkms.tap'"
+fi
+
+for k in "${kvers[@]}"; do
+	ko=$(find "build/dkms/install/$k/updates/dkms" -name 'sch_airfair.ko*' 2>/dev/null | head -n 1)
 	suite "harness-$k" scripts/harness-selftest.sh "$k" "$res/harness-$k.tap"
-	suite "selftest-$k" bash -c "set -o pipefail; vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
+	suite "selftest-$k" bash -c "set -o pipefail; [ -n '$ko' ] && export AIRFAIR_KO='$PWD/$ko'
+		echo '# module under test: ${ko:-build/$k/sch_airfair.ko}'
+		vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
 	# The mac80211 hook: the same kernel booted with the patched mac80211.ko; the
 	# download fairness test then takes rates from the hook and runs airfair-pending;
 	# stations join and leave under load while the hook answers for them.

@@ -36,6 +36,8 @@ test_pkgs=(
 	# VM harness and what the guest runs
 	qemu-system-x86 busybox-static kmod cpio xz-utils zstd
 	hostapd wpasupplicant iperf3 iw jq ethtool wireless-regdb procps
+	# DKMS packaging (scripts/check-dkms.sh)
+	dkms
 	# analysis, plots, man page
 	python3 python3-matplotlib man-db groff-base
 )
