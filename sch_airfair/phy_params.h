@@ -14,7 +14,8 @@
  *    only) and a closing "}": a brace initializer, rows in index order;
  *  - "@cols <NAME>: a b c" comment lines name the columns (repeated
  *    lines for one table concatenate);
- *  - scalar constants are "#define AIRFAIR_P_<NAME> <integer>".
+ *  - scalar constants are "#define AIRFAIR_P_<NAME> <integer>";
+ *  - AIRFAIR_PHY_NAMES is one brace list of string literals.
  * Times are in microseconds (_us) or nanoseconds (_ns) as suffixed.
  */
 #ifndef _SCH_AIRFAIR_PHY_PARAMS_H
@@ -42,6 +43,15 @@
 	X(AIRFAIR_PHY_11AX_2G, 10,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 6), \
 	X(AIRFAIR_PHY_11AX_5G, 16,  9, 15, 1023, 2, 2, 3, 7, 1504, 3008, 0, 0, 6, 60, 0), \
 }
+
+/*
+ * Preset names in enum airfair_phy order: what tc, airtime-calc, the
+ * medium's configuration and the analysis accept and print. Input also
+ * takes AIRFAIR_PHY_ALIAS_11AX for 11ax-5g (tc's first name for it).
+ */
+#define AIRFAIR_PHY_NAMES { "11b", "11a", "11g", "11n-2g", "11n-5g", "11ac", \
+			    "11ax-2g", "11ax-5g" }
+#define AIRFAIR_PHY_ALIAS_11AX "11ax"
 
 /*
  * EDCA contention windows per AC (table 9-155), VO, VI, BE, BK order:

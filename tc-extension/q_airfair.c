@@ -26,7 +26,11 @@
 #define AF_ETH_ALEN		6
 #define AF_MAX_STATIONS_CMD	1024	/* "station" clauses per command */
 
-/* Printable names, indexed by the uapi enums. */
+/*
+ * Printable names, indexed by the uapi enums. The PHY presets' are
+ * AIRFAIR_PHY_NAMES of sch_airfair/phy_params.h, spelt out so that this file
+ * builds inside iproute2 (tests/parse_test.sh checks they agree).
+ */
 static const char * const af_phy_names[__AIRFAIR_PHY_MAX] = {
 	[AIRFAIR_PHY_11B]	= "11b",
 	[AIRFAIR_PHY_11A]	= "11a",
@@ -35,8 +39,9 @@ static const char * const af_phy_names[__AIRFAIR_PHY_MAX] = {
 	[AIRFAIR_PHY_11N_5G]	= "11n-5g",
 	[AIRFAIR_PHY_11AC]	= "11ac",
 	[AIRFAIR_PHY_11AX_2G]	= "11ax-2g",
-	[AIRFAIR_PHY_11AX_5G]	= "11ax",
+	[AIRFAIR_PHY_11AX_5G]	= "11ax-5g",
 };
+#define AF_PHY_ALIAS_11AX	"11ax"	/* = 11ax-5g */
 
 static const char * const af_model_names[__AIRFAIR_MODEL_MAX] = {
 	[AIRFAIR_MODEL_PRECISE]	= "precise",
@@ -95,7 +100,7 @@ static void explain(void)
 "                   [ max-stations N ] [ station-timeout TIME ]\n"
 "                   [ station MAC [ weight N ] [ rate STARATE ] [ loss PERCENT ]\n"
 "                                 [ source SOURCE ] | station MAC delete ] ...\n"
-"PHY      := { 11b | 11a | 11g | 11n-2g | 11n-5g | 11ac | 11ax-2g | 11ax }\n"
+"PHY      := { 11b | 11a | 11g | 11n-2g | 11n-5g | 11ac | 11ax-2g | 11ax-5g }\n"
 "RATE     := a legacy rate: { 1 | 2 | 5.5 | 11 | 6 | 9 | 12 | 18 | 24 | 36 | 48 | 54 }mbit\n"
 "STARATE  := { RATE [ short-preamble ] [ erp ]\n"
 "            | ht-mcs 0-31 [ bw { 20 | 40 } ] [ sgi ]\n"
@@ -292,6 +297,8 @@ static int af_phy_lookup(const char *s)
 	for (i = 0; i < __AIRFAIR_PHY_MAX; i++)
 		if (!strcmp(s, af_phy_names[i]))
 			return i;
+	if (!strcmp(s, AF_PHY_ALIAS_11AX))
+		return AIRFAIR_PHY_11AX_5G;
 	return -1;
 }
 
@@ -724,7 +731,7 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			AF_VALUE();
 			phy = af_phy_lookup(*argv);
 			if (phy < 0) {
-				af_err("phy: unknown preset \"%s\" (11b 11a 11g 11n-2g 11n-5g 11ac 11ax-2g 11ax)",
+				af_err("phy: unknown preset \"%s\" (11b 11a 11g 11n-2g 11n-5g 11ac 11ax-2g 11ax-5g)",
 				       *argv);
 				goto out;
 			}

@@ -15,11 +15,9 @@ import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHY_PARAMS = os.path.join(HERE, '..', 'sch_airfair', 'phy_params.h')
+UAPI = os.path.join(HERE, '..', 'include', 'uapi', 'linux', 'pkt_sched_airfair.h')
 
 MODE_LEGACY, MODE_HT, MODE_VHT, MODE_HE = range(4)
-PHYS = ['AIRFAIR_PHY_11B', 'AIRFAIR_PHY_11A', 'AIRFAIR_PHY_11G',
-        'AIRFAIR_PHY_11N_2G', 'AIRFAIR_PHY_11N_5G', 'AIRFAIR_PHY_11AC',
-        'AIRFAIR_PHY_11AX_2G', 'AIRFAIR_PHY_11AX_5G']
 AC_VO, AC_VI, AC_BE, AC_BK = range(4)
 F_SHORT_PREAMBLE, F_ERP = 1, 2
 GI_LONG, GI_SHORT = 0, 1
@@ -61,6 +59,25 @@ def parse_params(path=PHY_PARAMS):
 
 
 P, T = parse_params()
+
+
+def parse_phys(uapi=UAPI, params=PHY_PARAMS):
+    """enum airfair_phy's names in order (the uapi header) and the preset
+    names AIRFAIR_PHY_NAMES gives them, plus the accepted alias."""
+    enum = re.search(r'enum airfair_phy \{(.*?)\};', open(uapi).read(), re.S)
+    phys = re.findall(r'^\s*(AIRFAIR_PHY_\w+)\s*,', enum.group(1), re.M)
+    text = open(params).read()
+    names = re.findall(r'"([^"]*)"', re.search(
+        r'#define AIRFAIR_PHY_NAMES \{(.*?)\}', text, re.S).group(1))
+    alias = re.search(r'#define AIRFAIR_PHY_ALIAS_11AX "([^"]*)"', text).group(1)
+    if len(names) != len(phys):
+        raise ValueError('%d preset names for %d PHYs' % (len(names), len(phys)))
+    by_name = {n: i for i, n in enumerate(names)}
+    by_name[alias] = phys.index('AIRFAIR_PHY_11AX_5G')
+    return phys, names, by_name
+
+
+PHYS, PHY_NAMES, PHY_BY_NAME = parse_phys()
 
 
 class Rate:

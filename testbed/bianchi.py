@@ -36,8 +36,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import airtime_ref as ar  # noqa: E402
 
-PHY_NAMES = {'11b': 0, '11a': 1, '11g': 2, '11n-2g': 3, '11n-5g': 4,
-             '11ac': 5, '11ax-2g': 6, '11ax-5g': 7}
+PHY_NAMES = ar.PHY_BY_NAME
 AC_NAMES = {'vo': ar.AC_VO, 'vi': ar.AC_VI, 'be': ar.AC_BE, 'bk': ar.AC_BK}
 FCS = 4
 
@@ -46,7 +45,7 @@ def make_rate(phy, rate):
     if str(rate).startswith('mcs'):
         return ar.Rate(ar.MODE_HT, mcs=int(rate[3:]), nss=1)
     leg = int(round(float(rate) * 10))
-    flags = ar.F_ERP if leg >= 60 and phy in (2, 3) else 0
+    flags = ar.F_ERP if leg >= 60 and phy in (PHY_NAMES['11g'], PHY_NAMES['11n-2g']) else 0
     return ar.Rate(ar.MODE_LEGACY, legacy=leg, flags=flags)
 
 

@@ -125,8 +125,7 @@ pp=$top/sch_airfair/phy_params.h
 if [ -f "$pp" ]; then
 	# phy_params: X(AIRFAIR_PHY_11N_2G, sifs, slot, cwmin, cwmax, ..., basic, sigext)
 	want=$(sed -n 's/^[[:space:]]*X(AIRFAIR_PHY_\([0-9A-Z_]*\),\(.*\)).*/\1 \2/p' "$pp" |
-		tr -d ',' | awk '{ n = tolower($1); sub(/_5g$/, "", n); gsub(/_/, "-", n)
-			if (n == "11n") n = "11n-5g"
+		tr -d ',' | awk '{ n = tolower($1); gsub(/_/, "-", n)
 			r = $15 / 10; printf "%s %s %s %s %s %smbit\n", n, $2, $3, $4, $5, r }')
 	got=$(sed -n '/^l l n n n n l\./,/^\.TE/p' "$here/../tc-airfair.8" |
 		grep -v '^\(l l\|preset\|_\|\.TE\)' | sed 's/\\-/-/g' |
@@ -136,6 +135,15 @@ if [ -f "$pp" ]; then
 	else
 		not_ok "tc-airfair.8 preset table matches sch_airfair/phy_params.h" \
 			"phy_params.h:" "$want" "man page:" "$got"
+	fi
+	# the plugin spells out phy_params.h's preset names (it must build inside iproute2)
+	want=$(sed -n '/^#define AIRFAIR_PHY_NAMES/,/}/p' "$pp" | grep -o '"[^"]*"' | tr -d '"' | xargs)
+	got=$(sed -n '/^static const char \* const af_phy_names/,/^};/p' "$here/../q_airfair.c" |
+		grep -o '"[^"]*"' | tr -d '"' | xargs)
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		ok "q_airfair.c preset names are AIRFAIR_PHY_NAMES ($want)"
+	else
+		not_ok "q_airfair.c preset names are AIRFAIR_PHY_NAMES" "phy_params.h: $want" "q_airfair.c: $got"
 	fi
 else
 	n=$((n + 1)); lines+=("ok $n - man page preset table # SKIP no $pp")

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include "config.h"
+#include "phy_params.h"
 
 void cfg_defaults(struct medium_cfg *c)
 {
@@ -28,18 +29,15 @@ void cfg_defaults(struct medium_cfg *c)
 	c->def.snr_db = 40.0;		/* clean link: every rate works */
 }
 
-static const char *const phy_names[] = {
-	[AIRFAIR_PHY_11B] = "11b", [AIRFAIR_PHY_11A] = "11a", [AIRFAIR_PHY_11G] = "11g",
-	[AIRFAIR_PHY_11N_2G] = "11n-2g", [AIRFAIR_PHY_11N_5G] = "11n-5g",
-	[AIRFAIR_PHY_11AC] = "11ac", [AIRFAIR_PHY_11AX_2G] = "11ax-2g",
-	[AIRFAIR_PHY_11AX_5G] = "11ax-5g",
-};
+static const char *const phy_names[__AIRFAIR_PHY_MAX] = AIRFAIR_PHY_NAMES;
 
 int cfg_parse_phy(const char *s)
 {
 	for (int i = 0; i < __AIRFAIR_PHY_MAX; i++)
 		if (!strcasecmp(s, phy_names[i]))
 			return i;
+	if (!strcasecmp(s, AIRFAIR_PHY_ALIAS_11AX))
+		return AIRFAIR_PHY_11AX_5G;
 	return -1;
 }
 

@@ -12,9 +12,7 @@
 #include "airtime.h"
 #include "phy_params.h"
 
-static const char *const phy_names[] = {
-	"11b", "11a", "11g", "11n-2g", "11n-5g", "11ac", "11ax-2g", "11ax-5g",
-};
+static const char *const phy_names[] = AIRFAIR_PHY_NAMES;
 static const char *const ac_names[] = { "vo", "vi", "be", "bk" };
 static const char *const mode_names[] = { "legacy", "ht", "vht", "he" };
 
@@ -204,8 +202,9 @@ int main(int argc, char **argv)
 				die("model", optarg);
 			break;
 		case O_PHY:
-			phy = lookup("phy", optarg, phy_names,
-				     __AIRFAIR_PHY_MAX);
+			phy = strcmp(optarg, AIRFAIR_PHY_ALIAS_11AX) ?
+			      lookup("phy", optarg, phy_names, __AIRFAIR_PHY_MAX) :
+			      AIRFAIR_PHY_11AX_5G;
 			break;
 		case O_SIFS:
 			sifs = parse_long("sifs", optarg, 0, 100000);
