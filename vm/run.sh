@@ -61,7 +61,10 @@ if [ -n "$modules" ]; then
 fi
 
 accel=$("$here/accel.sh" "$kver" "$image")
-append="console=ttyS0 quiet loglevel=4 panic=-1 airfair.share=$repo airfair.run=$run"
+# A lockup panics (and -no-reboot ends the VM) with the stuck CPUs' stacks on the console,
+# instead of hanging until the timeout with nothing to show.
+append="console=ttyS0 quiet loglevel=4 panic=-1 softlockup_panic=1 softlockup_all_cpu_backtrace=1"
+append+=" airfair.share=$repo airfair.run=$run"
 boot() {
 	local start=$EPOCHREALTIME
 	set +e
