@@ -27,7 +27,7 @@ PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
 .PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check check-debug unit fuzz selftest demo bench \
-	install uninstall dkms-src clean
+	install uninstall dkms-src deb clean
 
 all: modules userspace
 
@@ -96,20 +96,30 @@ install: all
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	$(MAKE) -C tc-extension install DESTDIR=$(DESTDIR)
 	install -D -m 0755 $(BUILD)/tools/airtime-calc $(DESTDIR)$(PREFIX)/bin/airtime-calc
+	install -D -m 0644 tools/airtime-calc/airtime-calc.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/airtime-calc.1
 	install -D -m 0755 $(BUILD)/testbed/medium/airfair-medium \
 		$(DESTDIR)$(PREFIX)/bin/airfair-medium
 	install -D -m 0755 $(BUILD)/tools/airfair-feeder $(DESTDIR)$(PREFIX)/sbin/airfair-feeder
+	install -D -m 0644 tools/airfair-feeder/airfair-feeder.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/airfair-feeder.8
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/sch_airfair.ko
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	$(MAKE) -C tc-extension uninstall DESTDIR=$(DESTDIR)
 	rm -f $(DESTDIR)$(PREFIX)/bin/airtime-calc $(DESTDIR)$(PREFIX)/bin/airfair-medium \
-		$(DESTDIR)$(PREFIX)/sbin/airfair-feeder
+		$(DESTDIR)$(PREFIX)/sbin/airfair-feeder \
+		$(DESTDIR)$(PREFIX)/share/man/man1/airtime-calc.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/airfair-feeder.8
 
 # The DKMS source tree (build/dkms-src/airfair-VERSION); `dkms add` takes its path.
 dkms-src:
 	@scripts/dkms-src.sh
+
+# Debian packages airfair-dkms and airfair-tools in build/deb/ (lintian's report beside).
+deb:
+	@scripts/make-deb.sh
 
 clean:
 	rm -rf build

@@ -7,11 +7,21 @@
 # module index with the same contents. Module signing is left out (sign_file points
 # nowhere), so no key is generated in /var/lib/dkms. TAP on stdout; the installed
 # modules stay in build/dkms/install/KVER/updates/dkms/ for the VM selftests.
-# Usage: check-dkms.sh KVER...
+# Usage: check-dkms.sh [--source TREE] [--dir DIR] KVER...
+#   --source TREE   a DKMS source tree to add (e.g. the airfair-dkms package's
+#                   usr/src/airfair-VERSION) instead of the one dkms-src.sh lays out
+#   --dir DIR       the private trees (default build/dkms)
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 version=$(cat "$repo/VERSION")
-d=$repo/build/dkms
+d=$repo/build/dkms stage=""
+while :; do
+	case ${1:-} in
+	--source) stage=$(cd "$2" && pwd); shift 2 ;;
+	--dir) d=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
@@ -37,7 +47,7 @@ rm -rf "$d"
 mkdir -p "$d/tree" "$d/src" "$d/install"
 echo "1..$((1 + 3 * $#))"
 # as README says: dkms add copies the tree dkms-src.sh lays out into the source tree
-stage=$("$repo/scripts/dkms-src.sh" "$d/stage")
+[ -n "$stage" ] || stage=$("$repo/scripts/dkms-src.sh" "$d/stage")
 if dk add "$stage" > "$d/add.log" 2>&1 && [ -f "$d/src/airfair-$version/dkms.conf" ]; then
 	ok "dkms add ${stage#"$repo"/} -> airfair/$version"
 else

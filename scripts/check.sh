@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test CI runs and total them. Host suites first (airtime model, tc plugin
 # parsing, medium engine, a minute of fuzzing, build hygiene), DKMS for every kernel, then per
-# kernel: the harness self-test and the VM selftests (on the module DKMS installed).
+# kernel: the harness self-test and the VM selftests (on the module DKMS installed); last,
+# the Debian packages (make deb) tested in a VM.
 # Each suite leaves TAP in build/results/; the last line is "N passed, N failed, N skipped".
 # Usage: check.sh [--vm-only] [--require-series] KVER...
 set -uo pipefail
@@ -82,5 +83,11 @@ for k in "${kvers[@]}"; do
 				airfair_churn.sh |
 			tee '$res/hook-$k.tap'"
 done
+
+# The Debian packages, built, lintian-clean, and the tc plugin's and feeder's selftests
+# against their installed files, on the newest kernel (the tools do not depend on it).
+if [ $vm_only = 0 ] && [ ${#kvers[@]} -gt 0 ]; then
+	suite deb bash -c "set -o pipefail; scripts/check-deb.sh '${kvers[-1]}' | tee '$res/deb.tap'"
+fi
 
 scripts/summary.sh "$res"

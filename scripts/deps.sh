@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The Debian packages sch_airfair needs, in two groups:
+# The Debian packages sch_airfair needs, in three groups:
 #   build  what `make` needs to compile the module, the tc plugin and the tools
-#   all    build + what `make check` / `make demo` need: the two kernels the VM boots,
-#          qemu and the guest's programs, kernel sources, clang, Python
+#   deb    build + what `make deb` needs (debhelper, dh-dkms, lintian)
+#   all    build + deb + what `make check` / `make demo` need: the two kernels the VM
+#          boots, qemu and the guest's programs, kernel sources, clang, Python
 #
-# Usage: deps.sh [--check] [build|all]     (default group: all)
+# Usage: deps.sh [--check] [build|deb|all]     (default group: all)
 #   --check   list what is missing and exit 1 if anything is; change nothing
 #   (none)    install what is missing with apt-get (root); idempotent, so it is cheap
 #             to call from `make deps`, `make check` and `make demo`
@@ -42,10 +43,14 @@ test_pkgs=(
 	python3 python3-matplotlib man-db groff-base
 )
 
+# make deb: debhelper with the DKMS add-on, lintian
+deb_pkgs=(debhelper dh-dkms lintian)
+
 case $group in
 build) pkgs=("${build_pkgs[@]}") ;;
-all) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
-*) echo "deps: unknown group '$group' (build or all)" >&2; exit 2 ;;
+deb) pkgs=("${build_pkgs[@]}" "${deb_pkgs[@]}") ;;
+all) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${deb_pkgs[@]}") ;;
+*) echo "deps: unknown group '$group' (build, deb or all)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -179,10 +179,12 @@ require_module() {
 
 # Load sch_airfair: $AIRFAIR_KO, else build/$(uname -r)/sch_airfair.ko of this repository,
 # else the system-wide module (modprobe). Returns 1 (and says why on stderr) on failure.
-# Also points TC_LIB_DIR at build/tc-extension when the tc plugin was built there.
+# Also points TC_LIB_DIR at build/tc-extension when the tc plugin was built there, unless
+# AIRFAIR_INSTALLED=1: then the installed tools are under test (tc's own plugin directory).
 airfair_load() {
 	local ko=${AIRFAIR_KO:-$AIRFAIR_REPO/build/$(uname -r)/sch_airfair.ko}
-	if [ -z "${TC_LIB_DIR:-}" ] && [ -f "$AIRFAIR_REPO/build/tc-extension/q_airfair.so" ]; then
+	if [ -z "${TC_LIB_DIR:-}" ] && [ "${AIRFAIR_INSTALLED:-0}" != 1 ] &&
+		[ -f "$AIRFAIR_REPO/build/tc-extension/q_airfair.so" ]; then
 		export TC_LIB_DIR=$AIRFAIR_REPO/build/tc-extension
 	fi
 	[ -d /sys/module/sch_airfair ] && return 0
