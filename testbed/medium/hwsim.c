@@ -72,12 +72,13 @@ static const uint16_t hwsim_rates[12] = { 10, 20, 55, 110, 60, 90, 120, 180, 240
  * is rejected again was for a frame hwsim had dropped from a full queue.
  */
 #define STATUS_RING 4096	/* statuses remembered by netlink sequence number */
+#define STATUS_RETRIES 256	/* rejected statuses waiting to go again */
 #define STATUS_RETRY_NS 2000000ULL
 
 struct hw_status {
 	uint32_t seq;
-	bool used, retried, due;
-	uint64_t due_ns;
+	bool used, retried;
+	uint64_t due_ns;	/* in the retry queue: when it goes again */
 	uint64_t cookie;
 	uint8_t tx_addr[6];
 	uint32_t flags, signal;
@@ -115,7 +116,9 @@ struct hw_ctx {
 	uint64_t late_ns_sum, late_n;
 	uint64_t status_retries, status_retry_rejects;
 	struct hw_status status[STATUS_RING];
-	int status_due;		/* entries with due set */
+	/* FIFO: every retry waits the same time, so they fall due in order */
+	struct hw_status retry[STATUS_RETRIES];
+	unsigned int retry_head, retry_len;
 };
 
 static volatile sig_atomic_t stop;
@@ -290,23 +293,26 @@ static struct nl_msg *msg_new(struct hw_ctx *h, int cmd)
 	return msg;
 }
 
-static void msg_send(struct hw_ctx *h, struct nl_msg *msg)
+/* Send and free @msg; its netlink sequence number, or -1 if it was not sent. */
+static int64_t msg_send(struct hw_ctx *h, struct nl_msg *msg)
 {
 	int err = nl_send_auto(h->sock, msg);
+	int64_t seq = nlmsg_hdr(msg)->nlmsg_seq;
 
 	if (err < 0) {
 		h->send_errors++;
 		MED_LOG(h->m, 1, "netlink send: %s\n", nl_geterror(err));
+		seq = -1;
 	}
 	nlmsg_free(msg);
+	return seq;
 }
 
-static void status_send(struct hw_ctx *h, struct hw_status *st)
+static void status_send(struct hw_ctx *h, const struct hw_status *st)
 {
 	struct nl_msg *msg = msg_new(h, HWSIM_CMD_TX_INFO_FRAME);
 	struct hw_status *slot;
-	uint32_t seq;
-	int err;
+	int64_t seq;
 
 	if (!msg)
 		return;
@@ -320,21 +326,13 @@ static void status_send(struct hw_ctx *h, struct hw_status *st)
 	}
 	if (!st->retried)
 		h->status_out++;
-	err = nl_send_auto(h->sock, msg);
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	nlmsg_free(msg);
-	if (err < 0) {
-		h->send_errors++;
-		MED_LOG(h->m, 1, "netlink send: %s\n", nl_geterror(err));
+	seq = msg_send(h, msg);
+	if (seq < 0)
 		return;
-	}
 	slot = &h->status[seq % STATUS_RING];
-	if (slot->due)
-		h->status_due--;
 	*slot = *st;
-	slot->seq = seq;
+	slot->seq = (uint32_t)seq;
 	slot->used = true;
-	slot->due = false;
 }
 
 static void send_status(struct hw_ctx *h, struct med_frame *f)
@@ -361,44 +359,37 @@ static void send_status(struct hw_ctx *h, struct med_frame *f)
 	status_send(h, &st);
 }
 
-/* A status the kernel rejected: due again shortly, unless it was a retry. */
+/* A status the kernel rejected: queued to go again, unless it was a retry. */
 static void status_rejected(struct hw_ctx *h, uint32_t seq)
 {
 	struct hw_status *st = &h->status[seq % STATUS_RING];
 
-	if (!st->used || st->seq != seq || st->due)
+	if (!st->used || st->seq != seq)
 		return;
+	st->used = false;
 	if (st->retried) {
 		h->status_retry_rejects++;
-		st->used = false;
 		return;
 	}
+	if (h->retry_len == STATUS_RETRIES)
+		return;
 	st->retried = true;
-	st->due = true;
 	st->due_ns = mono_ns() + STATUS_RETRY_NS;
-	h->status_due++;
+	h->retry[(h->retry_head + h->retry_len++) % STATUS_RETRIES] = *st;
 }
 
-static uint64_t status_next_due(struct hw_ctx *h)
+static uint64_t status_next_due(const struct hw_ctx *h)
 {
-	uint64_t t = UINT64_MAX;
-
-	for (int i = 0; h->status_due && i < STATUS_RING; i++)
-		if (h->status[i].due && h->status[i].due_ns < t)
-			t = h->status[i].due_ns;
-	return t;
+	return h->retry_len ? h->retry[h->retry_head].due_ns : UINT64_MAX;
 }
 
 static void status_resend_due(struct hw_ctx *h, uint64_t now)
 {
-	for (int i = 0; h->status_due && i < STATUS_RING; i++) {
-		struct hw_status st = h->status[i];
+	while (h->retry_len && h->retry[h->retry_head].due_ns <= now) {
+		struct hw_status st = h->retry[h->retry_head];
 
-		if (!st.due || st.due_ns > now)
-			continue;
-		h->status[i].due = false;
-		h->status[i].used = false;
-		h->status_due--;
+		h->retry_head = (h->retry_head + 1) % STATUS_RETRIES;
+		h->retry_len--;
 		h->status_retries++;
 		status_send(h, &st);
 	}
