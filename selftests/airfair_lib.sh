@@ -13,7 +13,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 AF_NS=afpeer
-[ "${AIRFAIR_INSTALLED:-0}" = 1 ] || export TC_LIB_DIR=${TC_LIB_DIR:-$AIRFAIR_REPO/build/tc-extension}
+airfair_use_built_plugin
 
 sta_mac() { printf '02:af:00:00:00:%02x' "$1"; }
 sta_addr() { echo "10.77.0.$((10 + $1))"; }

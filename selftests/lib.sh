@@ -177,16 +177,26 @@ require_module() {
 	done
 }
 
+# The tc plugin this tree built (its path; status 1 if none), unless AIRFAIR_INSTALLED=1:
+# then the installed tools are under test and tc finds the plugin in its own directory.
+airfair_built_plugin() {
+	local so=$AIRFAIR_REPO/build/tc-extension/q_airfair.so
+	[ "${AIRFAIR_INSTALLED:-0}" != 1 ] && [ -f "$so" ] && echo "$so"
+}
+
+# Point TC_LIB_DIR at the plugin this tree built, if it is unset and there is one.
+airfair_use_built_plugin() {
+	local so
+	[ -z "${TC_LIB_DIR:-}" ] && so=$(airfair_built_plugin) && export TC_LIB_DIR=${so%/*}
+	return 0
+}
+
 # Load sch_airfair: $AIRFAIR_KO, else build/$(uname -r)/sch_airfair.ko of this repository,
 # else the system-wide module (modprobe). Returns 1 (and says why on stderr) on failure.
-# Also points TC_LIB_DIR at build/tc-extension when the tc plugin was built there, unless
-# AIRFAIR_INSTALLED=1: then the installed tools are under test (tc's own plugin directory).
+# Also points tc at the plugin this tree built (airfair_use_built_plugin).
 airfair_load() {
 	local ko=${AIRFAIR_KO:-$AIRFAIR_REPO/build/$(uname -r)/sch_airfair.ko}
-	if [ -z "${TC_LIB_DIR:-}" ] && [ "${AIRFAIR_INSTALLED:-0}" != 1 ] &&
-		[ -f "$AIRFAIR_REPO/build/tc-extension/q_airfair.so" ]; then
-		export TC_LIB_DIR=$AIRFAIR_REPO/build/tc-extension
-	fi
+	airfair_use_built_plugin
 	[ -d /sys/module/sch_airfair ] && return 0
 	if [ -f "$ko" ]; then
 		insmod "$ko" && return 0

@@ -10,9 +10,8 @@ export AF_MODULE=${AIRFAIR_KO:-$AIRFAIR_REPO/build/$(uname -r)/sch_airfair.ko}
 export AF_RESULTS=${AF_RESULTS:-/tmp}
 # In the throwaway test VM, install the plugin where stock tc looks for it, so that
 # loading from the standard directory is tested too.
-if [ "${AIRFAIR_VM:-}" = 1 ] && [ "${AIRFAIR_INSTALLED:-0}" != 1 ] &&
-	[ -f "$AIRFAIR_REPO/build/tc-extension/q_airfair.so" ]; then
+if [ "${AIRFAIR_VM:-}" = 1 ] && so=$(airfair_built_plugin); then
 	mkdir -p /usr/lib/x86_64-linux-gnu/tc
-	cp "$AIRFAIR_REPO/build/tc-extension/q_airfair.so" /usr/lib/x86_64-linux-gnu/tc/
+	cp "$so" /usr/lib/x86_64-linux-gnu/tc/
 fi
 exec bash "$AIRFAIR_REPO/tc-extension/tests/tdc_airfair.sh"
