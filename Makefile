@@ -10,6 +10,7 @@
 #   make check-debug VM selftests on a debug 6.12 (KASAN, kmemleak, lockdep; built once,
 #                    cached outside the checkout: vm/debug-kernel.sh)
 #   make bench       per-packet cost vs fq_codel and cake (pktgen in the VM)
+#   make check-openwrt  the OpenWrt feed (openwrt/): what can be built and run here
 #   make install     module for KVER, tc plugin + man page, tools (DESTDIR honoured)
 #   make uninstall / clean
 #
@@ -26,7 +27,7 @@ DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
-.PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check check-debug unit fuzz selftest demo bench \
+.PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check check-debug check-openwrt unit fuzz selftest demo bench \
 	install uninstall dkms-src deb clean
 
 all: modules userspace
@@ -69,6 +70,9 @@ fuzz: deps
 selftest: deps
 	@$(MAKE) -s all
 	@scripts/check.sh --vm-only $(if $(filter command line,$(origin KVER)),$(KVER),$(KVERS))
+
+check-openwrt: deps
+	@scripts/check-openwrt.sh
 
 check-debug: deps
 	@$(MAKE) -s userspace

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run every test CI runs and total them. Host suites first (airtime model, tc plugin
-# parsing, medium engine, a minute of fuzzing, build hygiene), DKMS for every kernel, then per
-# kernel: the harness self-test and the VM selftests (on the module DKMS installed); last,
-# the Debian packages (make deb) tested in a VM.
+# parsing, medium engine, a minute of fuzzing, build hygiene, the OpenWrt feed), DKMS
+# for every kernel, then per kernel: the harness self-test and the VM selftests (on the
+# module DKMS installed); last, the Debian packages (make deb) tested in a VM.
 # Each suite leaves TAP in build/results/; the last line is "N passed, N failed, N skipped".
 # Usage: check.sh [--vm-only] [--require-series] KVER...
 set -uo pipefail
@@ -56,6 +56,8 @@ if [ $vm_only = 0 ]; then
 	suite fuzz bash -c "set -o pipefail; make -s -C tests/fuzz run SECONDS=60 | tee '$res/fuzz.tap'"
 	# make / make install install no packages and leave /etc alone
 	suite hygiene bash -c "set -o pipefail; tests/hygiene/make_hygiene.sh | tee '$res/hygiene.tap'"
+	# the OpenWrt feed, as far as it can be built and run without a buildroot
+	suite openwrt bash -c "set -o pipefail; scripts/check-openwrt.sh | tee '$res/openwrt.tap'"
 fi
 
 for k in "${kvers[@]}"; do

@@ -11,9 +11,6 @@ version=$(cat "$repo/VERSION")
 out=${1:-$repo/build/dkms-src}
 tree=$out/airfair-$version
 rm -rf "$tree"
-mkdir -p "$tree/sch_airfair" "$tree/include"
-cp -p "$repo"/sch_airfair/*.[ch] "$repo/sch_airfair/Kbuild" "$tree/sch_airfair/"
-cp -rp "$repo/include/." "$tree/include/"
-cp -p "$repo/LICENSE" "$tree/"
+"$repo/scripts/module-tree.sh" "$tree"
 sed "s/@VERSION@/$version/" "$repo/packaging/dkms.conf.in" > "$tree/dkms.conf"
 echo "$tree"

@@ -1,11 +1,8 @@
 #!/usr/bin/env bash
 # Generate iproute2-patch/0001-tc-add-airfair-qdisc-support.patch, an
 # upstream-style (git format-patch) patch for an iproute2 tree, from the same
-# files the plugin is built from (one source of truth):
-#   tc-extension/q_airfair.c                 -> tc/q_airfair.c
-#   tc-extension/tc-airfair.8                -> man/man8/tc-airfair.8
-#   include/uapi/linux/pkt_sched_airfair.h   -> include/uapi/linux/pkt_sched_airfair.h
-#   + "TCMODULES += q_airfair.o" in tc/Makefile, after q_cake.o
+# files the plugin is built from (one source of truth), put in place by
+# add-to-iproute2.sh (q_airfair.c, tc-airfair.8, the uapi header, tc/Makefile),
 # against Debian's iproute2 source (scripts/iproute2-src.sh), then checks that
 # the patched tree compiles tc/q_airfair.o.
 # Usage: tc-extension/mkpatch.sh [IPROUTE2_TREE]
@@ -31,12 +28,7 @@ git init -q .
 git add -A . >/dev/null
 git commit -q -m "iproute2 $(basename "$src") (Debian source)"
 
-install -m 0644 "$here/q_airfair.c" tc/q_airfair.c
-install -m 0644 "$here/tc-airfair.8" man/man8/tc-airfair.8
-install -m 0644 "$top/include/uapi/linux/pkt_sched_airfair.h" include/uapi/linux/pkt_sched_airfair.h
-grep -q '^TCMODULES += q_airfair.o' tc/Makefile ||
-	sed -i '/^TCMODULES += q_cake.o$/a TCMODULES += q_airfair.o' tc/Makefile
-grep -q '^TCMODULES += q_airfair.o' tc/Makefile || { echo "mkpatch: tc/Makefile: no q_cake.o line" >&2; exit 1; }
+"$here/add-to-iproute2.sh" .
 git add tc/q_airfair.c tc/Makefile man/man8/tc-airfair.8 include/uapi/linux/pkt_sched_airfair.h
 git commit -q -F - <<'MSG'
 tc: add airfair qdisc support
