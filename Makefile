@@ -11,6 +11,7 @@
 #                    cached outside the checkout: vm/debug-kernel.sh)
 #   make bench       per-packet cost vs fq_codel and cake (pktgen in the VM)
 #   make check-openwrt  the OpenWrt feed (openwrt/): what can be built and run here
+#   make patch       the iproute2 patch adding airfair to tc, in build/iproute2-patch/
 #   make install     module for KVER, tc plugin + man page, tools (DESTDIR honoured)
 #   make uninstall / clean
 #
@@ -28,7 +29,7 @@ PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
 
 .PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check check-debug check-openwrt unit fuzz selftest demo bench \
-	install uninstall dkms-src deb clean
+	install uninstall dkms-src patch deb clean
 
 all: modules userspace
 
@@ -120,6 +121,10 @@ uninstall:
 # The DKMS source tree (build/dkms-src/airfair-VERSION); `dkms add` takes its path.
 dkms-src:
 	@scripts/dkms-src.sh
+
+# The upstream iproute2 patch (git format-patch) in build/iproute2-patch/.
+patch: build-deps
+	@tc-extension/mkpatch.sh
 
 # Debian packages airfair-dkms and airfair-tools in build/deb/ (lintian's report beside).
 deb:

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Generate iproute2-patch/0001-tc-add-airfair-qdisc-support.patch, an
+# Generate build/iproute2-patch/0001-tc-add-airfair-qdisc-support.patch (`make patch`), an
 # upstream-style (git format-patch) patch for an iproute2 tree, from the same
 # files the plugin is built from (one source of truth), put in place by
 # add-to-iproute2.sh (q_airfair.c, tc-airfair.8, the uapi header, tc/Makefile),
 # against Debian's iproute2 source (scripts/iproute2-src.sh), then checks that
 # the patched tree compiles tc/q_airfair.o.
 # Usage: tc-extension/mkpatch.sh [IPROUTE2_TREE]
-# Env:   MKPATCH_OUT: write the patch there instead (the tests compare it with ours)
+# Env:   MKPATCH_OUT: write the patch there instead
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 src=${1:-$("$top/scripts/iproute2-src.sh")}
-out=${MKPATCH_OUT:-$here/iproute2-patch}
+out=${MKPATCH_OUT:-$top/build/iproute2-patch}
 work=${MKPATCH_OUT:+$MKPATCH_OUT/tree}
 work=${work:-$top/build/tc-extension/iproute2-git}
 [ -f "$src/tc/Makefile" ] || { echo "mkpatch: no iproute2 tree at $src" >&2; exit 1; }

@@ -159,14 +159,16 @@ else
 	n=$((n + 1)); lines+=("ok $n - stock tc loads $std/q_airfair.so # SKIP not installed (make install)")
 fi
 
-# --- 7. the upstream patch carries the plugin, man page and uapi as they are now -----
+# --- 7. the upstream patch (generated, never committed) applies and builds ------------
 pt=$tmp/patch
+name="make patch: a format-patch for iproute2 that applies to its tree and compiles there"
 if out=$(MKPATCH_OUT=$pt "$top/tc-extension/mkpatch.sh" 2>&1) &&
-   d=$(diff "$top"/tc-extension/iproute2-patch/0001-*.patch "$pt"/0001-*.patch 2>&1); then
-	ok "iproute2-patch/ is current (make -C tc-extension patch) and compiles in the patched tree"
+   src=$("$top/scripts/iproute2-src.sh") &&
+   d=$(cd "$src" && patch -p1 --dry-run -s < "$pt"/0001-*.patch 2>&1) &&
+   grep -q '^Subject: \[PATCH\] tc: add airfair qdisc support' "$pt"/0001-*.patch; then
+	ok "$name"
 else
-	not_ok "iproute2-patch/ is current (make -C tc-extension patch) and compiles in the patched tree" \
-		"$out" "$(head -n 20 <<<"${d:-}")"
+	not_ok "$name" "$out" "$(head -n 20 <<<"${d:-}")"
 fi
 
 echo "TAP version 13"
