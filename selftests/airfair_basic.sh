@@ -105,26 +105,42 @@ check "backlog lives in airfair: meter stalls counted" \
 	test "$(qdisc_field $DEV meter_stalls)" -gt 0
 
 # 4. shares by the qdisc's own accounting: equal airtime across rates, then by weight
-share_run() {	# share_run -> prints airtime share of station 1 and 2 (percent)
+# share_run -> airtime share of stations 1 and 2 (percent), then the UDP rates station 2's
+# sender sent and its receiver got (Mbit/s): the sender, not only the scheduler, decides
+# a share when the guest is too slow to keep station 2 backlogged (the debug kernel).
+share_run() {
 	local pids=() i
-	for i in 1 2; do af_iperf $i udp-down 5 200M >/dev/null & pids+=($!); done
+	for i in 1 2; do
+		AF_IPERF_JSON=$TMPD/share$i.json af_iperf $i udp-down 5 200M >/dev/null &
+		pids+=($!)
+	done
 	wait "${pids[@]}"
-	class_json $DEV | jq -r --arg a "$(sta_mac 1)" --arg b "$(sta_mac 2)" '
+	class_json $DEV | jq -r --arg a "$(sta_mac 1)" --arg b "$(sta_mac 2)" \
+		--arg o "$(jq -r '"\((.end.sum_sent.bits_per_second // 0) / 1e6) \((.end.sum_received.bits_per_second // 0) / 1e6)"' "$TMPD/share2.json")" '
 		[.[] | (.station // .)] as $s
 		| ([$s[] | select(.addr == $a)][0].airtime_us) as $x
 		| ([$s[] | select(.addr == $b)][0].airtime_us) as $y
-		| "\($x * 100 / ($x + $y)) \($y * 100 / ($x + $y))"'
+		| "\($x * 100 / ($x + $y)) \($y * 100 / ($x + $y)) \($o)"'
+}
+# share_check NAME SHARE1 EXPECTED SENT2 GOT2: SHARE1 within 2 points of EXPECTED (on the
+# debug kernel a miss is reported as the guest's, with station 2's rates)
+share_check() {
+	if near "$2" "$3" 2; then
+		ktap_test_pass "$1"
+	else
+		ktap_test_fail_timing "$1 (station 2 sent $4, got $5 Mbit/s)"
+	fi
 }
 fresh 11a utilisation 50 \
 	station "$(sta_mac 1)" rate 6mbit station "$(sta_mac 2)" rate 54mbit
-read -r s1 s2 < <(share_run)
-log "equal weights, 6 vs 54 Mbit/s: airtime shares $s1% / $s2%"
-check "equal airtime at 6 and 54 Mbit/s within 2% ($s1 / $s2)" near "$s1" 50 2
+read -r s1 s2 sent2 got2 < <(share_run)
+log "equal weights, 6 vs 54 Mbit/s: airtime shares $s1% / $s2%; station 2 sent $sent2, got $got2 Mbit/s"
+share_check "equal airtime at 6 and 54 Mbit/s within 2% ($s1 / $s2)" "$s1" 50 "$sent2" "$got2"
 fresh 11a utilisation 50 \
 	station "$(sta_mac 1)" rate 6mbit weight 2 station "$(sta_mac 2)" rate 54mbit weight 1
-read -r s1 s2 < <(share_run)
-log "weights 2:1, 6 vs 54 Mbit/s: airtime shares $s1% / $s2%"
-check "weights 2:1 give 66.7/33.3 within 2% ($s1 / $s2)" near "$s1" 66.67 2
+read -r s1 s2 sent2 got2 < <(share_run)
+log "weights 2:1, 6 vs 54 Mbit/s: airtime shares $s1% / $s2%; station 2 sent $sent2, got $got2 Mbit/s"
+share_check "weights 2:1 give 66.7/33.3 within 2% ($s1 / $s2)" "$s1" 66.67 "$sent2" "$got2"
 
 # 5. ACK filter drops redundant ACKs without stalling an upload
 fresh 11a ack-filter station "$(sta_mac 2)" rate 6mbit
