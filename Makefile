@@ -47,6 +47,7 @@ modules: build-deps
 userspace: tools feeder tc medium selftest-helpers
 tools: build-deps
 	@$(MAKE) -s -C tools/airtime-calc
+	@$(MAKE) -s -C tools/airfair-stat
 feeder: build-deps
 	@$(MAKE) -s -C tools/airfair-feeder
 tc: build-deps
@@ -108,15 +109,19 @@ install: all
 	install -D -m 0755 $(BUILD)/tools/airfair-feeder $(DESTDIR)$(PREFIX)/sbin/airfair-feeder
 	install -D -m 0644 tools/airfair-feeder/airfair-feeder.8 \
 		$(DESTDIR)$(PREFIX)/share/man/man8/airfair-feeder.8
+	install -D -m 0755 $(BUILD)/tools/airfair-stat $(DESTDIR)$(PREFIX)/sbin/airfair-stat
+	install -D -m 0644 tools/airfair-stat/airfair-stat.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/airfair-stat.8
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/sch_airfair.ko
 	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
 	$(MAKE) -C tc-extension uninstall DESTDIR=$(DESTDIR)
 	rm -f $(DESTDIR)$(PREFIX)/bin/airtime-calc $(DESTDIR)$(PREFIX)/bin/airfair-medium \
-		$(DESTDIR)$(PREFIX)/sbin/airfair-feeder \
+		$(DESTDIR)$(PREFIX)/sbin/airfair-feeder $(DESTDIR)$(PREFIX)/sbin/airfair-stat \
 		$(DESTDIR)$(PREFIX)/share/man/man1/airtime-calc.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man8/airfair-feeder.8
+		$(DESTDIR)$(PREFIX)/share/man/man8/airfair-feeder.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/airfair-stat.8
 
 # The DKMS source tree (build/dkms-src/airfair-VERSION); `dkms add` takes its path.
 dkms-src:

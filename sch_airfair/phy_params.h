@@ -53,6 +53,9 @@
 			    "11ax-2g", "11ax-5g" }
 #define AIRFAIR_PHY_ALIAS_11AX "11ax"
 
+/* What tc and airfair-stat call enum airfair_source's values (rate/loss origin). */
+#define AIRFAIR_SOURCE_NAMES { "default", "static", "feeder", "hook" }
+
 /*
  * EDCA contention windows per AC (table 9-155), VO, VI, BE, BK order:
  * CWmin[AC] = ((aCWmin + 1) >> min_shift) - 1;

@@ -111,10 +111,11 @@ fi
 # 4. airfair-feeder: binary and service files where OpenWrt expects them
 fr=$pkgroot/airfair-feeder
 if pmake airfair-feeder install > "$out/airfair-feeder.log" 2>&1 &&
-   [ -x "$fr/usr/sbin/airfair-feeder" ] && [ -x "$fr/etc/init.d/airfair" ] &&
+   [ -x "$fr/usr/sbin/airfair-feeder" ] && [ -x "$fr/usr/sbin/airfair-stat" ] &&
+   [ -x "$fr/etc/init.d/airfair" ] &&
    [ "$(stat -c %a "$fr/etc/config/airfair")" = 600 ] && [ -f "$fr/etc/hotplug.d/net/40-airfair" ] &&
    "$fr/usr/sbin/airfair-feeder" --help 2>&1 | grep -q -- --interface; then
-	ok "airfair-feeder: builds; installs /usr/sbin/airfair-feeder, init.d/airfair, config/airfair, hotplug.d/net/40-airfair"
+	ok "airfair-feeder: builds; installs /usr/sbin/airfair-{feeder,stat}, init.d/airfair, config/airfair, hotplug.d/net/40-airfair"
 else
 	ls -lR "$fr" >> "$out/airfair-feeder.log" 2>&1
 	not_ok "airfair-feeder: builds and installs its files" "$out/airfair-feeder.log"

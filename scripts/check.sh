@@ -69,6 +69,10 @@ if [ ${#kvers[@]} -gt 0 ]; then
 	suite dkms bash -c "set -o pipefail; scripts/check-dkms.sh ${kvers[*]} | tee '$res/dkms.tap'"
 fi
 
+# node_exporter for airfair_stat.sh's scrape (unpacked into build/, not installed)
+scripts/node-exporter.sh >/dev/null ||
+	echo "# node_exporter unavailable: airfair_stat.sh will skip its scrape"
+
 for k in "${kvers[@]}"; do
 	ko=$(find "build/dkms/install/$k/updates/dkms" -name 'sch_airfair.ko*' 2>/dev/null | head -n 1)
 	suite "harness-$k" scripts/harness-selftest.sh "$k" "$res/harness-$k.tap"

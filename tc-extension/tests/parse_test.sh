@@ -136,15 +136,20 @@ if [ -f "$pp" ]; then
 		not_ok "tc-airfair.8 preset table matches sch_airfair/phy_params.h" \
 			"phy_params.h:" "$want" "man page:" "$got"
 	fi
-	# the plugin spells out phy_params.h's preset names (it must build inside iproute2)
-	want=$(sed -n '/^#define AIRFAIR_PHY_NAMES/,/}/p' "$pp" | grep -o '"[^"]*"' | tr -d '"' | xargs)
-	got=$(sed -n '/^static const char \* const af_phy_names/,/^};/p' "$here/../q_airfair.c" |
-		grep -o '"[^"]*"' | tr -d '"' | xargs)
-	if [ -n "$want" ] && [ "$want" = "$got" ]; then
-		ok "q_airfair.c preset names are AIRFAIR_PHY_NAMES ($want)"
-	else
-		not_ok "q_airfair.c preset names are AIRFAIR_PHY_NAMES" "phy_params.h: $want" "q_airfair.c: $got"
-	fi
+	# the plugin spells out phy_params.h's name lists (it must build inside iproute2)
+	names_match() {	# WHAT DEFINE ARRAY
+		local want got
+		want=$(sed -n "/^#define $2/,/}/p" "$pp" | grep -o '"[^"]*"' | tr -d '"' | xargs)
+		got=$(sed -n "/^static const char \\* const $3/,/^};/p" "$here/../q_airfair.c" |
+			grep -o '"[^"]*"' | tr -d '"' | xargs)
+		if [ -n "$want" ] && [ "$want" = "$got" ]; then
+			ok "q_airfair.c $1 names are $2 ($want)"
+		else
+			not_ok "q_airfair.c $1 names are $2" "phy_params.h: $want" "q_airfair.c: $got"
+		fi
+	}
+	names_match preset AIRFAIR_PHY_NAMES af_phy_names
+	names_match source AIRFAIR_SOURCE_NAMES af_source_names
 else
 	n=$((n + 1)); lines+=("ok $n - man page preset table # SKIP no $pp")
 fi
