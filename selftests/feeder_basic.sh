@@ -9,9 +9,6 @@
 #   AIRFAIR_FEEDER_BIN   the feeder (default build/tools/airfair-feeder)
 . "$(dirname "$0")/lib.sh"
 
-FEEDER=${AIRFAIR_FEEDER_BIN:-$AIRFAIR_REPO/build/tools/airfair-feeder}
-FEEDER_PID=""
-
 ktap_header
 require_root
 require_cmd tc iw hostapd wpa_supplicant jq
@@ -19,11 +16,6 @@ require_module mac80211_hwsim
 [ -x "$FEEDER" ] || ktap_skip_all "$FEEDER not built (make -C tools/airfair-feeder)"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 ktap_set_plan 10
-
-feeder_stop() {
-	[ -n "$FEEDER_PID" ] && kill "$FEEDER_PID" 2>/dev/null && wait "$FEEDER_PID" 2>/dev/null
-	FEEDER_PID=""
-}
 
 wifi_setup 2 band=2g mode=legacy || { ktap_test_fail "wifi setup"; ktap_finished; }
 trap 'feeder_stop; wifi_cleanup' EXIT	# after wifi_setup, which installs its own

@@ -8,8 +8,6 @@
 # mac80211-patches/build.sh KVER); SKIPs with the reason otherwise.
 . "$(dirname "$0")/lib.sh"
 
-FEEDER=${AIRFAIR_FEEDER_BIN:-$AIRFAIR_REPO/build/tools/airfair-feeder}
-
 ktap_header
 require_root
 require_cmd tc iw hostapd wpa_supplicant jq

@@ -177,6 +177,15 @@ require_module() {
 	done
 }
 
+# airfair-feeder under test ($AIRFAIR_FEEDER_BIN, else this tree's build); a test that
+# starts it in the background keeps its pid in FEEDER_PID for feeder_stop.
+FEEDER=${AIRFAIR_FEEDER_BIN:-$AIRFAIR_REPO/build/tools/airfair-feeder}
+FEEDER_PID=""
+feeder_stop() {
+	[ -n "$FEEDER_PID" ] && kill "$FEEDER_PID" 2>/dev/null && wait "$FEEDER_PID" 2>/dev/null
+	FEEDER_PID=""
+}
+
 # The tc plugin this tree built (its path; status 1 if none), unless AIRFAIR_INSTALLED=1:
 # then the installed tools are under test and tc finds the plugin in its own directory.
 airfair_built_plugin() {
@@ -290,6 +299,8 @@ rate_mbit() {
 # variables so they expand then, e.g.
 #   AIRFAIR_MEDIUM_CMD='build/testbed/medium/airfair-medium -c my.conf -S $AIRFAIR_MEDIUM_STATS'
 # It is killed (SIGTERM) by wifi_cleanup.
+# WIFI_HOSTAPD_EXTRA: lines added to the AP's hostapd.conf, @STAi@ replaced by station i's
+# MAC (e.g. airtime_sta_weight=@STA2@ 512).
 # Sets AP_IF AP_PHY AP_MAC STA_IF[i] STA_PHY[i] STA_MAC[i] WIFI_ASSOC_TIME.
 wifi_setup() {
 	local n=$1 band=2g mode=ht rates="" a pos=0
@@ -362,6 +373,12 @@ wifi_setup() {
 	[ -f "$tmpl" ] || { log "wifi_setup: no template $tmpl"; return 1; }
 	sed -e "s|@IFACE@|$AP_IF|" -e "s|@CTRL@|$WIFI_DIR/hostapd|" -e "s|@SSID@|$WIFI_SSID|" \
 		"$tmpl" > "$WIFI_DIR/hostapd.conf"
+	# a test's own hostapd settings; @STAi@ is station i's MAC
+	if [ -n "${WIFI_HOSTAPD_EXTRA:-}" ]; then
+		local extra=$WIFI_HOSTAPD_EXTRA
+		for ((i = 1; i <= n; i++)); do extra=${extra//@STA$i@/${STA_MAC[i]}}; done
+		printf '%s\n' "$extra" >> "$WIFI_DIR/hostapd.conf"
+	fi
 	ip link set "$AP_IF" up
 	ip addr add "$WIFI_AP_IP/24" dev "$AP_IF"
 	# Every station at the same legacy rate: the AP's TX is fixed to it too (before hostapd

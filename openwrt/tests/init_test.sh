@@ -80,6 +80,20 @@ run "config interface 'guest'
 expect "wifi_iface: the device netifd gave it (ubus); feeder off" \
 	"tc qdisc replace dev lo root airfair 11g"
 
+run "config interface 'hapd'
+	option enabled '1'
+	option device 'afnodev2'
+	option hostapd_ctrl '/var/run/hostapd/afnodev2'
+	option hostapd_conf '/var/run/hostapd-phy0.conf'" start
+expect "hostapd_ctrl/hostapd_conf: the feeder follows hostapd's events and weights" \
+	"instance afnodev2
+set command /usr/sbin/airfair-feeder -i afnodev2 --interval 1000 --ewma 4
+append command --hostapd /var/run/hostapd/afnodev2
+append command --hostapd-conf /var/run/hostapd-phy0.conf
+set respawn 3600 2 0
+set stderr 1
+close"
+
 run "config interface 'later'
 	option enabled 'yes'
 	option device 'afnodev1'

@@ -14,6 +14,15 @@
  *      plus {ADDR, DELETE} for classes whose source is FEEDER but whose station
  *      has left (re-sending a non-default weight, which a delete resets).
  *
+ * With --hostapd-conf FILE, each station's weight is the one hostapd's
+ * configuration gives it for this interface (airtime_sta_weight, when
+ * airtime_mode is not 0; 256 = default = the qdisc's 1, rounded, 1-1024),
+ * 1 for the others; the file is read again when it changes. hostapd itself
+ * hands these weights to mac80211 only for drivers with mac80211's airtime
+ * fairness, so they are read where the admin wrote them. With --hostapd
+ * CTRL the feeder attaches to hostapd's control socket and runs a round at
+ * once when a station connects or leaves (AP-STA-CONNECTED/DISCONNECTED).
+ *
  * Per-attempt loss: mac80211 counts every data frame handed to the driver
  * (tx_packets), every retry (tx_retries) and every frame that failed after the
  * last retry (tx_failed). Over an interval, attempts = packets + retries and
@@ -26,6 +35,9 @@
 #include <net/if.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -88,6 +100,8 @@ static struct {
 	int verbose;
 	bool once;
 	bool clear_on_exit;
+	const char *hostapd_conf;
+	const char *hostapd;
 } opt = {
 	.interval_ms = 1000,
 	.ewma = 4,
@@ -727,9 +741,115 @@ static int dump_classes(int ifindex)
 struct change {
 	const uint8_t *addr;
 	bool del;
+	bool weight_only;		/* just @weight (--hostapd-conf, station gone) */
 	const struct sta *sta;		/* rate/loss, when !del */
 	uint16_t weight;		/* re-sent after a delete, if not 1 */
 };
+
+/* ---------------------------------------------------------------------------
+ * Weights from hostapd's configuration
+ */
+
+#define MAX_HAPD_WEIGHTS	1024
+
+static struct {
+	uint8_t addr[6];
+	uint16_t weight;	/* the qdisc's */
+} hapd_weights[MAX_HAPD_WEIGHTS];
+static unsigned int nr_hapd_weights;
+static struct timespec hapd_conf_mtime;
+static bool hapd_conf_read;
+
+/* hostapd's airtime weight (256 = mac80211's default) as the qdisc's (1 = default). */
+static uint16_t qdisc_weight(unsigned long airtime_weight)
+{
+	unsigned long w = (airtime_weight + 128) / 256;
+
+	return w < AIRFAIR_WEIGHT_MIN ? AIRFAIR_WEIGHT_MIN :
+	       w > AIRFAIR_WEIGHT_MAX ? AIRFAIR_WEIGHT_MAX : w;
+}
+
+/*
+ * Read the airtime_sta_weight lines of our interface's section (the first one,
+ * "interface=", or a "bss=" one) of hostapd's configuration; none when its
+ * airtime_mode is 0 (hostapd's airtime policy off). Only when the file changed;
+ * a file that cannot be read keeps the weights last read.
+ */
+static void hapd_conf_load(void)
+{
+	char line[512], *v;
+	bool ours = false, mode_on = false;
+	unsigned int n = 0, lineno = 0, bad = 0;
+	struct stat st;
+	FILE *f;
+
+	if (stat(opt.hostapd_conf, &st)) {
+		if (hapd_conf_read || !hapd_conf_mtime.tv_sec)
+			logmsg(0, "%s: %s: %s", opt.ifname, opt.hostapd_conf, strerror(errno));
+		hapd_conf_mtime.tv_sec = 1;	/* said once */
+		return;
+	}
+	if (hapd_conf_read && st.st_mtim.tv_sec == hapd_conf_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == hapd_conf_mtime.tv_nsec)
+		return;
+	f = fopen(opt.hostapd_conf, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int a[6];
+		unsigned long w;
+		char *end;
+		int i;
+
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		v = strchr(line, '=');
+		if (line[0] == '#' || !v)
+			continue;
+		*v++ = '\0';
+		if (!strcmp(line, "interface") || !strcmp(line, "bss")) {
+			ours = !strcmp(v, opt.ifname);
+			if (ours)
+				n = 0, mode_on = false;
+			continue;
+		}
+		if (!ours)
+			continue;
+		if (!strcmp(line, "airtime_mode")) {
+			mode_on = strtoul(v, NULL, 10) != 0;
+		} else if (!strcmp(line, "airtime_sta_weight")) {
+			if (sscanf(v, "%x:%x:%x:%x:%x:%x %n", &a[0], &a[1], &a[2], &a[3],
+				   &a[4], &a[5], &i) != 6 || !v[i] ||
+			    ((w = strtoul(v + i, &end, 10)), *end) || !w ||
+			    n == MAX_HAPD_WEIGHTS) {
+				logmsg(0, "%s: %s:%u: airtime_sta_weight '%s' not used",
+				       opt.ifname, opt.hostapd_conf, lineno, v);
+				bad++;
+				continue;
+			}
+			for (i = 0; i < 6; i++)
+				hapd_weights[n].addr[i] = a[i];
+			hapd_weights[n++].weight = qdisc_weight(w);
+		}
+	}
+	fclose(f);
+	nr_hapd_weights = mode_on ? n : 0;
+	hapd_conf_mtime = st.st_mtim;
+	hapd_conf_read = true;
+	logmsg(0, "%s: %s: %u station weight(s)%s%s", opt.ifname, opt.hostapd_conf,
+	       nr_hapd_weights, mode_on ? "" : " (airtime_mode 0: none used)",
+	       bad ? ", some lines not used" : "");
+}
+
+static uint16_t hapd_weight(const uint8_t *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_hapd_weights; i++)
+		if (!memcmp(hapd_weights[i].addr, addr, 6))
+			return hapd_weights[i].weight;
+	return 1;
+}
 
 static int put_change(struct nl_msg *msg, const struct change *c)
 {
@@ -737,6 +857,12 @@ static int put_change(struct nl_msg *msg, const struct change *c)
 
 	if (!n || nla_put(msg, TCA_AIRFAIR_STA_ADDR, 6, c->addr))
 		return -1;
+	if (c->weight_only) {
+		if (nla_put_u16(msg, TCA_AIRFAIR_STA_WEIGHT, c->weight))
+			return -1;
+		nla_nest_end(msg, n);
+		return 0;
+	}
 	if (c->del) {
 		if (nla_put_flag(msg, TCA_AIRFAIR_STA_DELETE))
 			return -1;
@@ -757,6 +883,9 @@ static int put_change(struct nl_msg *msg, const struct change *c)
 		return -1;
 	if (c->sta->exp_tput &&
 	    nla_put_u32(msg, TCA_AIRFAIR_STA_EXPECTED_TPUT, c->sta->exp_tput))
+		return -1;
+	if (opt.hostapd_conf &&
+	    nla_put_u16(msg, TCA_AIRFAIR_STA_WEIGHT, hapd_weight(c->sta->addr)))
 		return -1;
 	if (nla_put_u8(msg, TCA_AIRFAIR_STA_SOURCE, AIRFAIR_SRC_FEEDER))
 		return -1;
@@ -930,6 +1059,8 @@ static int tick(bool final)
 		return -1;
 	}
 
+	if (opt.hostapd_conf)
+		hapd_conf_load();
 	if (cap < nr_stas + nr_clss) {
 		free(changes);
 		cap = nr_stas + nr_clss + 16;
@@ -944,20 +1075,33 @@ static int tick(bool final)
 
 		n = 0;
 		for (i = 0; i < nr_stas; i++) {
-			if (!stas[i].have_rate && !stas[i].have_loss)
+			if (!stas[i].have_rate && !stas[i].have_loss && !opt.hostapd_conf)
 				continue;
 			changes[n++] = (struct change){ .addr = stas[i].addr, .sta = &stas[i] };
 		}
 		for (i = 0; i < nr_clss; i++) {
 			const struct cls *c = &clss[i];
 
-			/* Only what the feeder set is the feeder's to take back. */
-			if (c->major != h || !c->has_source || c->source != AIRFAIR_SRC_FEEDER ||
-			    sta_find_const(c->addr))
+			if (c->major != h || sta_find_const(c->addr))
 				continue;
+			/* With --hostapd-conf the weights are the feeder's: a station that
+			 * left goes back to 1, whoever set its rate. */
+			if (opt.hostapd_conf && c->has_weight && c->weight != 1 &&
+			    (!c->has_source || c->source != AIRFAIR_SRC_FEEDER)) {
+				changes[n++] = (struct change){
+					.addr = c->addr, .weight_only = true, .weight = 1,
+				};
+				logmsg(1, "%s: qdisc %x: station %s gone, weight back to 1",
+				       opt.ifname, h >> 16, mac_str(c->addr));
+				continue;
+			}
+			/* Only what the feeder set is the feeder's to take back. */
+			if (!c->has_source || c->source != AIRFAIR_SRC_FEEDER)
+				continue;
+			/* a weight set with tc is put back; with --hostapd-conf it was ours */
 			changes[n++] = (struct change){
 				.addr = c->addr, .del = true,
-				.weight = c->has_weight ? c->weight : 1,
+				.weight = c->has_weight && !opt.hostapd_conf ? c->weight : 1,
 			};
 			dels++;
 			logmsg(1, "%s: qdisc %x: station %s gone, back to default", opt.ifname,
@@ -993,6 +1137,121 @@ static int tick(bool final)
 }
 
 /* ---------------------------------------------------------------------------
+ * hostapd's control socket: station events
+ */
+
+#define HAPD_CHECK_MS	2000	/* attach / liveness check period */
+
+static int hapd_fd = -1;
+static struct sockaddr_un hapd_local;
+static bool hapd_ping_pending;
+
+static void hapd_close(void)
+{
+	if (hapd_fd < 0)
+		return;
+	close(hapd_fd);
+	unlink(hapd_local.sun_path);
+	hapd_fd = -1;
+}
+
+/* Attach as a monitor (as hostapd_cli does): a datagram socket bound to a path of
+ * our own, connected to hostapd's, "ATTACH" answered with "OK". */
+static int hapd_attach(void)
+{
+	static unsigned int counter;
+	struct sockaddr_un dst = { .sun_family = AF_UNIX };
+	struct pollfd pfd;
+	char buf[64];
+	ssize_t n;
+
+	if (strlen(opt.hostapd) >= sizeof(dst.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(dst.sun_path, opt.hostapd);
+	hapd_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (hapd_fd < 0)
+		return -errno;
+	hapd_local.sun_family = AF_UNIX;
+	snprintf(hapd_local.sun_path, sizeof(hapd_local.sun_path),
+		 "/tmp/airfair-feeder-%d-%u", (int)getpid(), counter++);
+	unlink(hapd_local.sun_path);
+	if (bind(hapd_fd, (struct sockaddr *)&hapd_local, sizeof(hapd_local)) ||
+	    connect(hapd_fd, (struct sockaddr *)&dst, sizeof(dst)) ||
+	    send(hapd_fd, "ATTACH", 6, 0) != 6)
+		goto fail;
+	pfd = (struct pollfd){ .fd = hapd_fd, .events = POLLIN };
+	if (poll(&pfd, 1, 2000) != 1)
+		goto fail;
+	n = recv(hapd_fd, buf, sizeof(buf) - 1, 0);
+	if (n < 2 || strncmp(buf, "OK", 2))
+		goto fail;
+	hapd_ping_pending = false;
+	logmsg(0, "%s: attached to hostapd at %s", opt.ifname, opt.hostapd);
+	return 0;
+fail:
+	n = -errno;
+	hapd_close();
+	return n ? n : -EPROTO;
+}
+
+/* Every HAPD_CHECK_MS: attach if not attached; a PING left unanswered since the last
+ * check means hostapd went away or restarted (and forgot us): attach again, and run a
+ * round at once, as station events may have been missed meanwhile. */
+static void hapd_check(void)
+{
+	static int last_err;
+	int err = 0;
+
+	if (hapd_fd >= 0 && hapd_ping_pending) {
+		logmsg(0, "%s: hostapd at %s stopped answering", opt.ifname, opt.hostapd);
+		hapd_close();
+	}
+	if (hapd_fd < 0) {
+		err = hapd_attach();
+		if (!err)
+			wake = true;
+	}
+	if (!err && hapd_fd >= 0) {
+		if (send(hapd_fd, "PING", 4, 0) == 4)
+			hapd_ping_pending = true;
+		else
+			hapd_close();
+	}
+	if (err && err != last_err)
+		logmsg(0, "%s: hostapd at %s: %s (retrying)", opt.ifname, opt.hostapd,
+		       strerror(-err));
+	last_err = err;
+}
+
+static void hapd_events(void)
+{
+	char buf[512], *ev;
+	ssize_t n;
+
+	while ((n = recv(hapd_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) > 0) {
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!strcmp(buf, "PONG")) {
+			hapd_ping_pending = false;
+			continue;
+		}
+		/* unsolicited: "<level>EVENT args" */
+		ev = buf[0] == '<' && strchr(buf, '>') ? strchr(buf, '>') + 1 : buf;
+		if (!strncmp(ev, "AP-STA-CONNECTED ", 17) ||
+		    !strncmp(ev, "AP-STA-DISCONNECTED ", 20)) {
+			logmsg(1, "%s: hostapd: %s", opt.ifname, ev);
+			wake = true;
+		} else if (!strncmp(ev, "CTRL-EVENT-TERMINATING", 22)) {
+			logmsg(0, "%s: hostapd terminating", opt.ifname);
+			hapd_close();
+			return;
+		}
+	}
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK))
+		hapd_close();
+}
+
+/* ---------------------------------------------------------------------------
  * Main
  */
 
@@ -1014,6 +1273,10 @@ static void usage(FILE *f)
 "  -1, --once               one round, then exit (status 0 only if it pushed)\n"
 "  -c, --clear-on-exit      on SIGTERM/SIGINT, hand the feeder's stations back\n"
 "                           to the default rate (otherwise their last rate stays)\n"
+"  -C, --hostapd-conf FILE  station weights from hostapd's configuration\n"
+"                           (airtime_sta_weight; 256 there = weight 1 here)\n"
+"  -H, --hostapd CTRL       hostapd's control socket for IFACE: a round at once\n"
+"                           when a station connects or leaves\n"
 "  -v, --verbose            per-round summary; twice: per station\n"
 "  -h, --help\n");
 }
@@ -1043,15 +1306,17 @@ int main(int argc, char **argv)
 		{ "min-attempts", required_argument, NULL, 'm' },
 		{ "once", no_argument, NULL, '1' },
 		{ "clear-on-exit", no_argument, NULL, 'c' },
+		{ "hostapd-conf", required_argument, NULL, 'C' },
+		{ "hostapd", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
-	uint64_t next;
+	uint64_t next, hapd_next = 0;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "i:t:e:m:1cvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:t:e:m:1cC:H:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			opt.ifname = optarg;
@@ -1070,6 +1335,12 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			opt.clear_on_exit = true;
+			break;
+		case 'C':
+			opt.hostapd_conf = optarg;
+			break;
+		case 'H':
+			opt.hostapd = optarg;
 			break;
 		case 'v':
 			opt.verbose++;
@@ -1105,21 +1376,35 @@ int main(int argc, char **argv)
 	next = now_ms();
 	while (!stop) {
 		uint64_t t = now_ms();
-		struct pollfd pfd = { .fd = -1, .events = POLLIN };
+		struct pollfd pfd = { .fd = -1, .events = POLLIN }, pfds[2];
 
+		struct pollfd *hp = &pfds[1];
+
+		uint64_t until;
+
+		if (opt.hostapd && t >= hapd_next) {
+			hapd_check();
+			hapd_next = t + HAPD_CHECK_MS;
+		}
 		if (t >= next || wake) {
 			wake = false;
 			tick(false);
 			t = now_ms();
 			next = t + opt.interval_ms;
 		}
+		pfds[0] = pfd;
 		if (ev_sk && nl80211_id >= 0)
-			pfd.fd = nl_socket_get_fd(ev_sk);
-		if (poll(&pfd, 1, next > t ? next - t : 0) > 0 && (pfd.revents & POLLIN))
-			drain_events();
-		else if (pfd.revents & (POLLERR | POLLHUP))
-			drain_events();
+			pfds[0].fd = nl_socket_get_fd(ev_sk);
+		*hp = (struct pollfd){ .fd = hapd_fd, .events = POLLIN };
+		until = opt.hostapd && hapd_next < next ? hapd_next : next;
+		if (poll(pfds, 2, until > t ? until - t : 0) > 0) {
+			if (pfds[0].revents & (POLLIN | POLLERR | POLLHUP))
+				drain_events();
+			if (hp->fd >= 0 && hp->revents)
+				hapd_events();
+		}
 	}
+	hapd_close();
 	if (opt.clear_on_exit)
 		tick(true);
 	logmsg(0, "%s: stopped", opt.ifname);
