@@ -3,9 +3,9 @@
 # The Debian packages as a user gets them: `make deb` builds airfair-dkms and
 # airfair-tools (lintian must have nothing to say); DKMS builds the module from the
 # airfair-dkms package's source for KVER; a VM of KVER gets airfair-tools' files
-# unpacked into its /usr and runs the tc plugin's and the feeder's selftests against
-# the installed files (tc's own plugin directory, /usr/sbin/airfair-feeder) and the
-# DKMS-built module. TAP on stdout (the VM's selftest lines indented).
+# unpacked into its /usr and runs the tc plugin's, the feeder's and airfair-stat's
+# selftests against the installed files (tc's own plugin directory,
+# /usr/sbin/airfair-{feeder,stat}) and the DKMS-built module. TAP on stdout (the VM's selftest lines indented).
 # Usage: check-deb.sh KVER
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,11 +52,13 @@ unset TC_LIB_DIR
 AIRFAIR_INSTALLED=1 AIRFAIR_KO=$repo/$ko AIRFAIR_FEEDER_BIN=/usr/sbin/airfair-feeder \
 vm/run.sh --kver "$kver" --timeout 900 -- bash -c "
 	cp -a '$repo/$root/usr/.' /usr/ &&
-	ls -l /usr/lib/x86_64-linux-gnu/tc/q_airfair.so /usr/sbin/airfair-feeder /usr/bin/airtime-calc &&
+	ls -l /usr/lib/x86_64-linux-gnu/tc/q_airfair.so /usr/sbin/airfair-feeder /usr/sbin/airfair-stat \
+		/usr/bin/airtime-calc &&
 	/usr/bin/airtime-calc --mode legacy --legacy 54 --phy 11a | grep total &&
-	bash selftests/run_tests.sh tc_airfair.sh feeder_basic.sh" > build/deb-vm.log 2>&1
+	bash selftests/run_tests.sh tc_airfair.sh feeder_basic.sh feeder_hostapd.sh airfair_stat.sh" \
+	> build/deb-vm.log 2>&1
 grep -v '^\[' build/deb-vm.log | sed 's/^/# /'
-for t in tc_airfair.sh feeder_basic.sh; do
+for t in tc_airfair.sh feeder_basic.sh feeder_hostapd.sh airfair_stat.sh; do
 	if grep -q "^ok [0-9]* selftests: airfair: $t" build/deb-vm.log &&
 		! grep -q "^ok [0-9]* selftests: airfair: $t # SKIP" build/deb-vm.log; then
 		ok "$t against the installed airfair-tools and the DKMS-built module"

@@ -92,8 +92,10 @@ stations_match() {
 			set -- $f
 			want=$(jq -r --arg m "$mac" --arg k "$1" '.[] | select(.addr == $m) | .[$k]' "$work/tc_sta")
 			got=$(value "$2" "$mac")
-			if ! awk -v w="$want" -v g="$got" -v s="$3" \
-				'BEGIN { exit !(g != "" && (w * s == g || (w * s - g) ^ 2 < (1e-8 * w * s) ^ 2)) }'; then
+			# busybox awk: no ^; %.9g output: equal within 1e-8 relative
+			if ! awk -v w="$want" -v g="$got" -v s="$3" 'BEGIN {
+				d = w * s - g; if (d < 0) d = -d
+				exit !(g != "" && d <= 1e-8 * w * s) }'; then
 				log "$mac $2: airfair-stat '$got', tc $1 '$want' (x $3)"
 				bad=1
 			fi
