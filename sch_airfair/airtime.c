@@ -329,6 +329,25 @@ static u32 af_kbps(const struct af_rate *x)
 	return (u32)div64_u64(x->bps_num * 1000000U + den / 2, den);
 }
 
+u16 airfair_dsss_rate(unsigned int i)
+{
+	if (i >= ARRAY_SIZE(af_dsss_rows))
+		return 0;
+	return AIRFAIR_P_DSSS_CHIP_RATE_KHZ * af_dsss_rows[i].bits /
+	       af_dsss_rows[i].chips / 100;
+}
+
+u16 airfair_ofdm_rate(unsigned int i)
+{
+	const struct af_mod *m;
+
+	if (i >= ARRAY_SIZE(af_ofdm_mods))
+		return 0;
+	m = &af_ofdm_mods[i];
+	return AIRFAIR_P_OFDM_NSD * m->bpscs * m->rnum / m->rden *
+	       (1000000U / AIRFAIR_P_OFDM_SYM_NS) / 100;
+}
+
 u32 airfair_rate_kbps(const struct tc_airfair_rate *r)
 {
 	struct af_rate x;

@@ -70,6 +70,9 @@ int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t);
 int airfair_timing_validate(const struct airfair_timing *t);
 int airfair_rate_validate(const struct tc_airfair_rate *r);
 u32 airfair_rate_kbps(const struct tc_airfair_rate *r);
+/* the i-th legacy rate of the model, 100 kbit/s, ascending; 0 past the last */
+u16 airfair_dsss_rate(unsigned int i);
+u16 airfair_ofdm_rate(unsigned int i);
 /* 0 if invalid or psdu_len > 4 MiB; saturates at U32_MAX */
 u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len);
 /* per-AC contention windows derived from aCWmin/aCWmax (table 9-155) */

@@ -150,6 +150,22 @@ if [ -f "$pp" ]; then
 	}
 	names_match preset AIRFAIR_PHY_NAMES af_phy_names
 	names_match source AIRFAIR_SOURCE_NAMES af_source_names
+	# ... and the model's legacy rates (airtime-calc --rates prints them)
+	calc=$top/build/tools/airtime-calc
+	if [ -x "$calc" ]; then
+		want=$("$calc" --rates | awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d", $i * 10; print "" }')
+		got=$(for k in dsss ofdm; do
+			sed -n "s/^static const __u16 af_${k}_rates\[\] = { \(.*\) };/$k \1/p" \
+				"$here/../q_airfair.c" | tr -d ,
+		done)
+		if [ -n "$want" ] && [ "$want" = "$got" ]; then
+			ok "q_airfair.c legacy rates are the model's ($(echo $want))"
+		else
+			not_ok "q_airfair.c legacy rates are the model's" "model: $want" "q_airfair.c: $got"
+		fi
+	else
+		n=$((n + 1)); lines+=("ok $n - q_airfair.c legacy rates # SKIP $calc not built")
+	fi
 else
 	n=$((n + 1)); lines+=("ok $n - man page preset table # SKIP no $pp")
 fi

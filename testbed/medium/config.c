@@ -325,8 +325,8 @@ int cfg_load(struct medium_cfg *c, const char *path, char *err, size_t el)
  * above the anchor, PER = 1 - (1 - BER)^(8 * len), which reproduces the anchor
  * and the ~3 dB waterfall of coded OFDM in AWGN.
  */
+/* per OFDM rate of the model, ascending (airfair_ofdm_rate()) */
 static const int8_t sens_ofdm[8] = { -82, -81, -79, -77, -74, -70, -66, -65 };
-static const uint16_t ofdm_rates[8] = { 60, 90, 120, 180, 240, 360, 480, 540 };
 static const int8_t sens_mcs[12] = { -82, -79, -77, -74, -70, -66, -65, -64, -59, -57, -54, -52 };
 
 static double snr_anchor(const struct tc_airfair_rate *r, uint32_t *ref_len)
@@ -343,7 +343,7 @@ static double snr_anchor(const struct tc_airfair_rate *r, uint32_t *ref_len)
 		}
 		*ref_len = 1000;
 		for (i = 0; i < 8; i++)
-			if (ofdm_rates[i] == r->legacy)
+			if (airfair_ofdm_rate(i) == r->legacy)
 				return sens_ofdm[i] + 91;
 		return sens_ofdm[7] + 91;
 	}

@@ -138,20 +138,19 @@ int main(int argc, char **argv)
 		}
 		printf("best mcs %d snr %.1f len %d\n", best, per_snr, so.len);
 		{
-			static const uint16_t ofdm[8] = { 60, 90, 120, 180, 240, 360, 480, 540 };
 			int bl = 0;
 
 			bt = -1;
-			for (int i = 0; i < 8; i++) {
+			for (int i = 0; airfair_ofdm_rate(i); i++) {
 				struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_LEGACY,
-							     .legacy = ofdm[i] };
+							     .legacy = airfair_ofdm_rate(i) };
 				double per = per_from_snr(&r, per_snr, so.len + 4);
-				double tp = ofdm[i] / 10.0 * (1 - per);
+				double tp = r.legacy / 10.0 * (1 - per);
 
-				printf("legacy %.0f per %.4f expected_mbps %.2f\n", ofdm[i] / 10.0, per, tp);
+				printf("legacy %.0f per %.4f expected_mbps %.2f\n", r.legacy / 10.0, per, tp);
 				if (tp > bt) {
 					bt = tp;
-					bl = ofdm[i];
+					bl = r.legacy;
 				}
 			}
 			printf("best legacy %.0f snr %.1f len %d\n", bl / 10.0, per_snr, so.len);

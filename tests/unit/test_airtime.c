@@ -72,6 +72,13 @@ START_TEST(test_published_rates)
 	check_rate("HE 20MHz 3.2us 1SS MCS11", HE(11, 1, 0, 3), 121.9);
 	check_rate("HE 80MHz 1.6us 2SS MCS9", HE(9, 2, 2, 2), 907.4);
 	check_rate("HE 160MHz 0.8us 8SS MCS11", HE(11, 8, 3, 0), 9607.8);
+	/* the model's list of legacy rates (the medium and tc take it) */
+	for (i = 0; i < ARRAY_SIZE(ag); i++)
+		ck_assert_uint_eq(airfair_ofdm_rate(i), (unsigned int)(ag[i] * 10));
+	ck_assert_uint_eq(airfair_ofdm_rate(ARRAY_SIZE(ag)), 0);
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		ck_assert_uint_eq(airfair_dsss_rate(i), b[i]);
+	ck_assert_uint_eq(airfair_dsss_rate(ARRAY_SIZE(b)), 0);
 	for (i = 0; i < ARRAY_SIZE(ag); i++) {
 		snprintf(name, sizeof(name), "802.11a %g", ag[i]);
 		check_rate(name, LEG(ag[i] * 10), ag[i]);

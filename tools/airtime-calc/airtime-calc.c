@@ -37,6 +37,7 @@ static void usage(FILE *f)
 "  --retries R --basic-rate MBPS\n"
 "Output:\n"
 "  --json        one JSON object instead of text\n"
+"  --rates       the legacy rates the model knows (DSSS, then OFDM), Mbit/s\n"
 "  --help        this text\n");
 }
 
@@ -87,7 +88,7 @@ static int lookup(const char *what, const char *s, const char *const *names,
 enum { O_MODE = 256, O_MCS, O_NSS, O_BW, O_GI, O_LEGACY, O_SP, O_ERP, O_LEN,
 	O_LOSS, O_AC, O_AMPDU, O_CLASS, O_DIR, O_DELACK, O_MSS, O_MODEL, O_PHY,
 	O_SIFS, O_SLOT, O_CWMIN, O_CWMAX, O_AIFSN, O_RETRIES, O_BASIC, O_JSON,
-	O_HELP };
+	O_RATES, O_HELP };
 
 static const struct option opts[] = {
 	{ "mode", 1, 0, O_MODE }, { "mcs", 1, 0, O_MCS }, { "nss", 1, 0, O_NSS },
@@ -101,8 +102,22 @@ static const struct option opts[] = {
 	{ "slot", 1, 0, O_SLOT }, { "cwmin", 1, 0, O_CWMIN },
 	{ "cwmax", 1, 0, O_CWMAX }, { "aifsn", 1, 0, O_AIFSN },
 	{ "retries", 1, 0, O_RETRIES }, { "basic-rate", 1, 0, O_BASIC },
-	{ "json", 0, 0, O_JSON }, { "help", 0, 0, 'h' }, { 0 }
+	{ "json", 0, 0, O_JSON }, { "rates", 0, 0, O_RATES }, { "help", 0, 0, 'h' },
+	{ 0 }
 };
+
+static void print_rates(void)
+{
+	unsigned int i;
+
+	printf("dsss");
+	for (i = 0; airfair_dsss_rate(i); i++)
+		printf(" %g", airfair_dsss_rate(i) / 10.0);
+	printf("\nofdm");
+	for (i = 0; airfair_ofdm_rate(i); i++)
+		printf(" %g", airfair_ofdm_rate(i) / 10.0);
+	printf("\n");
+}
 
 int main(int argc, char **argv)
 {
@@ -230,6 +245,9 @@ int main(int argc, char **argv)
 		case O_JSON:
 			json = 1;
 			break;
+		case O_RATES:
+			print_rates();
+			return 0;
 		case 'h':
 			usage(stdout);
 			return 0;
