@@ -71,10 +71,14 @@ else
 fi
 # Unbounded, the flood would hold all of memlimit; held to memlimit/8 (plus the TCP
 # flows' few packets), the qdisc stays far below it.
-if [ "$peak_ovf" -gt 0 ] && [ "$peak_mem" -le $((memlimit / 2)) ]; then
-	ktap_test_pass "overflow class held to its share (peak $peak_ovf packets, memory $peak_mem B)"
-else
+# The bound means something only if the flood queued at all; on the debug kernel the
+# guest may send it slower than airfair drains it.
+if [ "$peak_mem" -gt $((memlimit / 2)) ]; then
 	ktap_test_fail "overflow class held to its share (peak $peak_ovf packets, memory $peak_mem of $memlimit B)"
+elif [ "$peak_ovf" -eq 0 ]; then
+	ktap_test_fail_timing "overflow class held to its share (the flood never queued: peak 0 packets, memory $peak_mem B)"
+else
+	ktap_test_pass "overflow class held to its share (peak $peak_ovf packets, memory $peak_mem B)"
 fi
 if awk -v a="$f1" -v b="$f2" -v x="$b1" -v y="$b2" \
 	'BEGIN { exit !(a >= x / 2 && b >= y / 2 && a > 0.3 && b > 0.3) }'; then

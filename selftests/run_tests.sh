@@ -12,6 +12,8 @@ tests=("$@")
 	sed 's/^TEST_PROGS *:= *//; s/\\$//' | tr '\n' ' ')"
 timeout=$(sed -n 's/^timeout=//p' settings 2>/dev/null)
 : "${timeout:=600}"
+# KASAN, lockdep and kmemleak make the debug kernel's guest several times slower
+case $(uname -r) in *-airfair-debug) timeout=$((timeout * 3)) ;; esac
 kernel_complaints='BUG:|WARNING:|Oops|KASAN|UBSAN|possible (circular|recursive) locking|kmemleak|general protection fault|list_(add|del) corruption|refcount_t:|soft lockup|hung_task'
 
 # On a kernel with kmemleak (the debug kernel of `make check-debug`) every test ends with
