@@ -42,7 +42,8 @@ fed
 # airfair-feeder pushes its stations every second: so does this loop
 ( while :; do
 	sleep 1
-	tc qdisc change dev $DEV root airfair station "$(sta_mac 1)" rate 24mbit source feeder
+	tc qdisc change dev $DEV root airfair station "$(sta_mac 1)" rate 24mbit source feeder \
+		station "$(sta_mac 2)" rate 24mbit source feeder
   done ) &
 feeder=$!
 ( while :; do "$ACKS" $DEV random 10.77.0.1 10.77.0.99 psh 50000; done ) &
