@@ -85,7 +85,7 @@ for k in "${kvers[@]}"; do
 	suite "hook-$k" bash -c "set -o pipefail
 		mac80211-patches/build.sh '$k' >/dev/null || exit 1
 		vm/run.sh --kver '$k' --timeout 1200 --modules 'build/$k/mac80211' -- \
-			bash selftests/run_tests.sh hook_basic.sh source_medium.sh fairness_download.sh \
+			bash selftests/run_tests.sh hook_basic.sh hook_mlo.sh source_medium.sh fairness_download.sh \
 				airfair_churn.sh |
 			tee '$res/hook-$k.tap'"
 done
