@@ -40,11 +40,14 @@ else
 	ktap_test_fail ping_server "server_setup failed"
 fi
 
-# One station at a time, then both together; every run must move data.
+# One station at a time, then both together; every run must move data: 0.5 Mbit/s each,
+# 0.05 on the debug kernel (KASAN and lockdep make its guest several times slower, and
+# with pfifo and no medium one of two concurrent TCP flows can get little).
+case $(uname -r) in *-airfair-debug) MIN_MBIT=0.05 ;; *) MIN_MBIT=0.5 ;; esac
 check_rates() {	# NAME RATES...
 	local name=$1 r bad=0
 	shift
-	for r in "$@"; do awk -v r="$r" 'BEGIN{exit !(r > 0.5)}' || bad=1; done
+	for r in "$@"; do awk -v r="$r" -v m="$MIN_MBIT" 'BEGIN{exit !(r > m)}' || bad=1; done
 	ktap_diag "$name: $* Mbit/s"
 	[ $bad = 0 ]
 }
