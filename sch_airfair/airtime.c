@@ -11,6 +11,7 @@
 #include <linux/math64.h>
 #include <linux/errno.h>
 #include <linux/bits.h>
+#include <linux/nl80211.h>
 
 #include "airtime.h"
 #include "phy_params.h"
@@ -154,20 +155,29 @@ struct af_rate {
 	u32 sigext_ns;
 };
 
+/* The DSSS/CCK row of a legacy rate in 100 kbit/s, NULL if it is OFDM. */
+static const struct af_dsss *af_dsss_find(u16 legacy)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(af_dsss_rows); i++)
+		if (airfair_dsss_rate(i) == legacy)
+			return &af_dsss_rows[i];
+	return NULL;
+}
+
 static int af_resolve_legacy(const struct tc_airfair_rate *r,
 			     struct af_rate *x)
 {
 	u32 i, kbps = (u32)r->legacy * 100;
+	const struct af_dsss *d;
 
 	if (r->bw != AIRFAIR_BW_20 || r->gi != AIRFAIR_GI_LONG ||
 	    r->mcs || r->nss > 1)
 		return -EINVAL;
 
-	for (i = 0; i < ARRAY_SIZE(af_dsss_rows); i++) {
-		const struct af_dsss *d = &af_dsss_rows[i];
-
-		if (AIRFAIR_P_DSSS_CHIP_RATE_KHZ * d->bits / d->chips != kbps)
-			continue;
+	d = af_dsss_find(r->legacy);
+	if (d) {
 		if (r->flags & AIRFAIR_RATE_F_ERP)
 			return -EINVAL;
 		if ((r->flags & AIRFAIR_RATE_F_SHORT_PREAMBLE) && !d->short_ok)
@@ -309,6 +319,96 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 	default:
 		return -EINVAL;
 	}
+}
+
+static int airfair_ri_width(u16 mhz)
+{
+	switch (mhz) {
+	case 20:
+		return AIRFAIR_BW_20;
+	case 40:
+		return AIRFAIR_BW_40;
+	case 80:
+		return AIRFAIR_BW_80;
+	case 160:
+		return AIRFAIR_BW_160;
+	default:
+		return -1;
+	}
+}
+
+int airfair_rate_from_info(const struct airfair_rate_info *ri, bool band_2g,
+			   bool short_preamble, struct tc_airfair_rate *r,
+			   const char **why)
+{
+	int bw = airfair_ri_width(ri->width_mhz);
+	const struct af_dsss *d;
+
+	*r = (struct tc_airfair_rate){};
+	*why = NULL;
+	if (ri->kind == AIRFAIR_RI_OTHER || ri->width_mhz == 320)
+		*why = "EHT, S1G and DMG rates are not modelled";
+	else if (ri->he_ru)
+		*why = "HE OFDMA resource units are not modelled";
+	else if (bw < 0)
+		*why = "5/10 MHz channels are not modelled";
+	if (*why)
+		return -EINVAL;
+	r->bw = bw;
+	switch (ri->kind) {
+	case AIRFAIR_RI_HT:
+		r->mode = AIRFAIR_MODE_HT;
+		r->mcs = ri->mcs;
+		r->nss = ri->mcs / 8 + 1;
+		break;
+	case AIRFAIR_RI_VHT:
+		r->mode = AIRFAIR_MODE_VHT;
+		r->mcs = ri->mcs;
+		r->nss = ri->nss ?: 1;
+		break;
+	case AIRFAIR_RI_HE:
+		r->mode = AIRFAIR_MODE_HE;
+		r->mcs = ri->mcs;
+		r->nss = ri->nss ?: 1;
+		break;
+	default:
+		r->mode = AIRFAIR_MODE_LEGACY;
+		r->legacy = ri->legacy;
+		if (!ri->legacy) {
+			*why = "no TX bitrate yet";
+			return -EINVAL;
+		}
+		if (bw != AIRFAIR_BW_20) {
+			*why = "legacy rate wider than 20 MHz";
+			return -EINVAL;
+		}
+		break;
+	}
+	if (r->mode == AIRFAIR_MODE_HE)
+		r->gi = ri->he_gi == NL80211_RATE_INFO_HE_GI_3_2 ?
+			AIRFAIR_GI_HE_3_2 :
+			ri->he_gi == NL80211_RATE_INFO_HE_GI_1_6 ?
+			AIRFAIR_GI_HE_1_6 : AIRFAIR_GI_HE_0_8;
+	else if (r->mode != AIRFAIR_MODE_LEGACY)
+		r->gi = ri->short_gi ? AIRFAIR_GI_SHORT : AIRFAIR_GI_LONG;
+
+	/*
+	 * 2.4 GHz: OFDM PPDUs (HT and HE included; VHT is 5 GHz only) carry
+	 * the signal extension; DSSS/CCK above 1 Mbit/s may use the short
+	 * preamble.
+	 */
+	d = r->mode == AIRFAIR_MODE_LEGACY ? af_dsss_find(r->legacy) : NULL;
+	if (d) {
+		if (short_preamble && d->short_ok)
+			r->flags |= AIRFAIR_RATE_F_SHORT_PREAMBLE;
+	} else if (band_2g && r->mode != AIRFAIR_MODE_VHT) {
+		r->flags |= AIRFAIR_RATE_F_ERP;
+	}
+	if (airfair_rate_validate(r)) {
+		*why = "not a valid rate";
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int airfair_rate_validate(const struct tc_airfair_rate *r)

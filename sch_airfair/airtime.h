@@ -66,6 +66,38 @@ struct airfair_sta_costs {
 	u32 up_data_ns;			/* one MSS STA->AP data frame (Eq. 9) */
 };
 
+/*
+ * A TX rate as cfg80211 reports it (struct rate_info in the kernel, the
+ * NL80211_RATE_INFO_* nest in nl80211), reduced to what both carry, so that
+ * the mac80211 hook and airfair-feeder map it to a descriptor the same way
+ * (airfair_rate_from_info).
+ */
+enum airfair_rate_kind {
+	AIRFAIR_RI_LEGACY,
+	AIRFAIR_RI_HT,
+	AIRFAIR_RI_VHT,
+	AIRFAIR_RI_HE,
+	AIRFAIR_RI_OTHER,		/* EHT, S1G, DMG, ...: not modelled */
+};
+
+struct airfair_rate_info {
+	u8 kind;			/* enum airfair_rate_kind */
+	u8 mcs;				/* HT: 0-31 (nss from it); VHT, HE: per stream */
+	u8 nss;				/* VHT, HE */
+	u16 width_mhz;			/* 5, 10, 20, 40, 80, 160 (80+80 too), 320 */
+	bool short_gi;			/* HT, VHT */
+	u8 he_gi;			/* enum nl80211_he_gi */
+	bool he_ru;			/* HE OFDMA resource unit: not modelled */
+	u16 legacy;			/* 100 kbit/s */
+};
+
+/*
+ * @band_2g: ERP timing for OFDM (signal extension); @short_preamble: DSSS
+ * 2, 5.5 and 11 Mbit/s go with it. 0, or -EINVAL with the reason in @why.
+ */
+int airfair_rate_from_info(const struct airfair_rate_info *ri, bool band_2g,
+			   bool short_preamble, struct tc_airfair_rate *r,
+			   const char **why);
 int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t);
 int airfair_timing_validate(const struct airfair_timing *t);
 int airfair_rate_validate(const struct tc_airfair_rate *r);

@@ -87,63 +87,44 @@ static bool airfair_phy_is_2g(u8 phy)
 	       phy == AIRFAIR_PHY_11N_2G || phy == AIRFAIR_PHY_11AX_2G;
 }
 
-/* cfg80211's rate_info -> our descriptor; the band comes from the PHY preset. */
+/*
+ * cfg80211's rate_info -> our descriptor (airfair_rate_from_info, shared with
+ * airfair-feeder); the band comes from the PHY preset. rate_info carries no
+ * preamble: DSSS rates are taken with the long one.
+ */
 static int airfair_hook_rate(const struct rate_info *ri, u8 phy,
 			     struct tc_airfair_rate *r)
 {
-	bool g2 = airfair_phy_is_2g(phy);
+	static const u16 width_mhz[] = {
+		[RATE_INFO_BW_5] = 5, [RATE_INFO_BW_10] = 10,
+		[RATE_INFO_BW_20] = 20, [RATE_INFO_BW_40] = 40,
+		[RATE_INFO_BW_80] = 80, [RATE_INFO_BW_160] = 160,
+		[RATE_INFO_BW_HE_RU] = 0, [RATE_INFO_BW_320] = 320,
+	};
+	struct airfair_rate_info in = {
+		.mcs = ri->mcs,
+		.nss = ri->nss,
+		.short_gi = ri->flags & RATE_INFO_FLAGS_SHORT_GI,
+		.he_gi = ri->he_gi,
+		.he_ru = ri->bw == RATE_INFO_BW_HE_RU,
+		.legacy = ri->legacy,
+	};
+	const char *why;
 
-	memset(r, 0, sizeof(*r));
-	switch (ri->bw) {
-	case RATE_INFO_BW_20:
-		r->bw = AIRFAIR_BW_20;
-		break;
-	case RATE_INFO_BW_40:
-		r->bw = AIRFAIR_BW_40;
-		break;
-	case RATE_INFO_BW_80:
-		r->bw = AIRFAIR_BW_80;
-		break;
-	case RATE_INFO_BW_160:
-		r->bw = AIRFAIR_BW_160;
-		break;
-	default:	/* 5/10 MHz, 320 MHz, HE RU: not modelled */
-		return -EINVAL;
-	}
-	if (ri->flags & RATE_INFO_FLAGS_MCS) {
-		r->mode = AIRFAIR_MODE_HT;
-		r->mcs = ri->mcs;
-		r->nss = ri->mcs / 8 + 1;
-		r->gi = ri->flags & RATE_INFO_FLAGS_SHORT_GI ? AIRFAIR_GI_SHORT :
-							      AIRFAIR_GI_LONG;
-		if (g2)
-			r->flags |= AIRFAIR_RATE_F_ERP;
-	} else if (ri->flags & RATE_INFO_FLAGS_VHT_MCS) {
-		r->mode = AIRFAIR_MODE_VHT;
-		r->mcs = ri->mcs;
-		r->nss = ri->nss;
-		r->gi = ri->flags & RATE_INFO_FLAGS_SHORT_GI ? AIRFAIR_GI_SHORT :
-							      AIRFAIR_GI_LONG;
-	} else if (ri->flags & RATE_INFO_FLAGS_HE_MCS) {
-		r->mode = AIRFAIR_MODE_HE;
-		r->mcs = ri->mcs;
-		r->nss = ri->nss;
-		r->gi = ri->he_gi == NL80211_RATE_INFO_HE_GI_3_2 ? AIRFAIR_GI_HE_3_2 :
-			ri->he_gi == NL80211_RATE_INFO_HE_GI_1_6 ? AIRFAIR_GI_HE_1_6 :
-			AIRFAIR_GI_HE_0_8;
-		if (g2)
-			r->flags |= AIRFAIR_RATE_F_ERP;
-	} else if (!ri->flags && ri->legacy && r->bw == AIRFAIR_BW_20) {
-		r->mode = AIRFAIR_MODE_LEGACY;
-		r->legacy = ri->legacy;
-		/* OFDM in 2.4 GHz carries the signal extension */
-		if (g2 && ri->legacy != 10 && ri->legacy != 20 &&
-		    ri->legacy != 55 && ri->legacy != 110)
-			r->flags |= AIRFAIR_RATE_F_ERP;
-	} else {
-		return -EINVAL;		/* EHT, S1G, DMG, ... */
-	}
-	return airfair_rate_validate(r);
+	if (ri->bw < ARRAY_SIZE(width_mhz))
+		in.width_mhz = width_mhz[ri->bw];
+	if (ri->flags & RATE_INFO_FLAGS_MCS)
+		in.kind = AIRFAIR_RI_HT;
+	else if (ri->flags & RATE_INFO_FLAGS_VHT_MCS)
+		in.kind = AIRFAIR_RI_VHT;
+	else if (ri->flags & RATE_INFO_FLAGS_HE_MCS)
+		in.kind = AIRFAIR_RI_HE;
+	else if (!ri->flags)
+		in.kind = AIRFAIR_RI_LEGACY;
+	else
+		in.kind = AIRFAIR_RI_OTHER;
+	return airfair_rate_from_info(&in, airfair_phy_is_2g(phy), false, r,
+				      &why);
 }
 
 static bool airfair_is_ours(const struct Qdisc *sch)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <linux/kernel.h>
 #include <linux/errno.h>
+#include <linux/nl80211.h>
 #include "airtime.h"
 #include "phy_params.h"
 
@@ -657,6 +658,59 @@ START_TEST(test_indirect_share)
 }
 END_TEST
 
+/* cfg80211's rate report -> descriptor, as the hook and the feeder map it */
+START_TEST(test_rate_from_info)
+{
+	const struct {
+		struct airfair_rate_info in;
+		bool g2, short_pre;
+		struct tc_airfair_rate want;
+	} good[] = {
+		{ { .kind = AIRFAIR_RI_LEGACY, .width_mhz = 20, .legacy = 110 },
+		  true, true, LEGF(110, AIRFAIR_RATE_F_SHORT_PREAMBLE) },
+		{ { .kind = AIRFAIR_RI_LEGACY, .width_mhz = 20, .legacy = 10 },
+		  true, true, LEG(10) },	/* 1 Mbit/s: long preamble only */
+		{ { .kind = AIRFAIR_RI_LEGACY, .width_mhz = 20, .legacy = 540 },
+		  true, true, LEGF(540, AIRFAIR_RATE_F_ERP) },
+		{ { .kind = AIRFAIR_RI_LEGACY, .width_mhz = 20, .legacy = 540 },
+		  false, false, LEG(540) },
+		{ { .kind = AIRFAIR_RI_HT, .width_mhz = 40, .mcs = 15, .short_gi = true },
+		  true, false, RATE(AIRFAIR_MODE_HT, 15, 2, AIRFAIR_BW_40,
+				    AIRFAIR_GI_SHORT, AIRFAIR_RATE_F_ERP, 0) },
+		{ { .kind = AIRFAIR_RI_VHT, .width_mhz = 160, .mcs = 9, .nss = 2 },
+		  false, false, VHT(9, 2, AIRFAIR_BW_160, AIRFAIR_GI_LONG) },
+		{ { .kind = AIRFAIR_RI_HE, .width_mhz = 80, .mcs = 11, .nss = 2,
+		    .he_gi = NL80211_RATE_INFO_HE_GI_3_2 },
+		  false, false, HE(11, 2, AIRFAIR_BW_80, AIRFAIR_GI_HE_3_2) },
+	};
+	static const struct airfair_rate_info bad[] = {
+		{ .kind = AIRFAIR_RI_OTHER, .width_mhz = 20 },
+		{ .kind = AIRFAIR_RI_HE, .width_mhz = 320, .mcs = 1, .nss = 1 },
+		{ .kind = AIRFAIR_RI_HE, .width_mhz = 20, .mcs = 1, .nss = 1, .he_ru = true },
+		{ .kind = AIRFAIR_RI_LEGACY, .width_mhz = 10, .legacy = 60 },
+		{ .kind = AIRFAIR_RI_LEGACY, .width_mhz = 40, .legacy = 60 },
+		{ .kind = AIRFAIR_RI_LEGACY, .width_mhz = 20, .legacy = 0 },
+		{ .kind = AIRFAIR_RI_LEGACY, .width_mhz = 20, .legacy = 70 },
+		{ .kind = AIRFAIR_RI_VHT, .width_mhz = 20, .mcs = 9, .nss = 1 },
+	};
+	struct tc_airfair_rate r;
+	const char *why;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		ck_assert_msg(airfair_rate_from_info(&good[i].in, good[i].g2,
+						     good[i].short_pre, &r, &why) == 0,
+			      "rate info %u rejected: %s", i, why);
+		ck_assert_msg(!memcmp(&r, &good[i].want, sizeof(r)),
+			      "rate info %u: mode %u mcs %u nss %u bw %u gi %u flags %u legacy %u",
+			      i, r.mode, r.mcs, r.nss, r.bw, r.gi, r.flags, r.legacy);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_msg(airfair_rate_from_info(&bad[i], false, false, &r, &why) ==
+			      -EINVAL && why, "bad rate info %u accepted", i);
+}
+END_TEST
+
 static Suite *airtime_suite(void)
 {
 	Suite *s = suite_create("airtime");
@@ -665,6 +719,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_published_rates);
 	tcase_add_test(tc, test_chen_yan_ratio);
 	tcase_add_test(tc, test_rate_validate);
+	tcase_add_test(tc, test_rate_from_info);
 	tcase_add_test(tc, test_ppdu);
 	tcase_add_test(tc, test_timing);
 	tcase_add_test(tc, test_attempts);

@@ -191,15 +191,17 @@ static bool is_2ghz(void)
 }
 
 /*
- * Fill @r from a NL80211_STA_INFO_TX_BITRATE nest. Returns 0, or -1 with a
- * reason in @why when the rate cannot be described (EHT, S1G, 5/10 MHz, ...).
+ * Fill @r from a NL80211_STA_INFO_TX_BITRATE nest, mapped as the mac80211 hook
+ * maps its rate_info (airfair_rate_from_info). Returns 0, or -1 with a reason
+ * in @why when the rate cannot be described (EHT, S1G, 5/10 MHz, ...).
  */
 static int decode_rate(struct nlattr *nest, bool short_preamble,
 		       struct tc_airfair_rate *r, uint32_t *bitrate,
 		       char *why, size_t whylen)
 {
 	struct nlattr *ri[NL80211_RATE_INFO_MAX + 1];
-	bool erp = is_2ghz();
+	struct airfair_rate_info in = { .kind = AIRFAIR_RI_LEGACY, .width_mhz = 20 };
+	const char *reason;
 
 	memset(r, 0, sizeof(*r));
 	*bitrate = 0;
@@ -211,84 +213,43 @@ static int decode_rate(struct nlattr *nest, bool short_preamble,
 		*bitrate = nla_get_u32(ri[NL80211_RATE_INFO_BITRATE32]);
 	else if (ri[NL80211_RATE_INFO_BITRATE])
 		*bitrate = nla_get_u16(ri[NL80211_RATE_INFO_BITRATE]);
+	in.legacy = *bitrate > UINT16_MAX ? 0 : *bitrate;
 
-	if (ri[NL80211_RATE_INFO_5_MHZ_WIDTH] || ri[NL80211_RATE_INFO_10_MHZ_WIDTH]) {
-		snprintf(why, whylen, "5/10 MHz channels are not modelled");
-		return -1;
-	}
-	if (ri[NL80211_RATE_INFO_320_MHZ_WIDTH] || ri[NL80211_RATE_INFO_EHT_MCS]) {
-		snprintf(why, whylen, "EHT rates are not modelled");
-		return -1;
-	}
-	if (ri[NL80211_RATE_INFO_160_MHZ_WIDTH] || ri[NL80211_RATE_INFO_80P80_MHZ_WIDTH])
-		r->bw = AIRFAIR_BW_160;
+	if (ri[NL80211_RATE_INFO_5_MHZ_WIDTH])
+		in.width_mhz = 5;
+	else if (ri[NL80211_RATE_INFO_10_MHZ_WIDTH])
+		in.width_mhz = 10;
+	else if (ri[NL80211_RATE_INFO_320_MHZ_WIDTH])
+		in.width_mhz = 320;
+	else if (ri[NL80211_RATE_INFO_160_MHZ_WIDTH] || ri[NL80211_RATE_INFO_80P80_MHZ_WIDTH])
+		in.width_mhz = 160;
 	else if (ri[NL80211_RATE_INFO_80_MHZ_WIDTH])
-		r->bw = AIRFAIR_BW_80;
+		in.width_mhz = 80;
 	else if (ri[NL80211_RATE_INFO_40_MHZ_WIDTH])
-		r->bw = AIRFAIR_BW_40;
-	else
-		r->bw = AIRFAIR_BW_20;
+		in.width_mhz = 40;
+	in.short_gi = ri[NL80211_RATE_INFO_SHORT_GI];
 
 	if (ri[NL80211_RATE_INFO_MCS]) {
-		r->mode = AIRFAIR_MODE_HT;
-		r->mcs = nla_get_u8(ri[NL80211_RATE_INFO_MCS]);
-		r->nss = r->mcs / 8 + 1;
-		r->gi = ri[NL80211_RATE_INFO_SHORT_GI] ? AIRFAIR_GI_SHORT : AIRFAIR_GI_LONG;
-		if (erp)
-			r->flags |= AIRFAIR_RATE_F_ERP;
+		in.kind = AIRFAIR_RI_HT;
+		in.mcs = nla_get_u8(ri[NL80211_RATE_INFO_MCS]);
 	} else if (ri[NL80211_RATE_INFO_VHT_MCS]) {
-		r->mode = AIRFAIR_MODE_VHT;
-		r->mcs = nla_get_u8(ri[NL80211_RATE_INFO_VHT_MCS]);
-		r->nss = ri[NL80211_RATE_INFO_VHT_NSS] ?
-			 nla_get_u8(ri[NL80211_RATE_INFO_VHT_NSS]) : 1;
-		r->gi = ri[NL80211_RATE_INFO_SHORT_GI] ? AIRFAIR_GI_SHORT : AIRFAIR_GI_LONG;
+		in.kind = AIRFAIR_RI_VHT;
+		in.mcs = nla_get_u8(ri[NL80211_RATE_INFO_VHT_MCS]);
+		if (ri[NL80211_RATE_INFO_VHT_NSS])
+			in.nss = nla_get_u8(ri[NL80211_RATE_INFO_VHT_NSS]);
 	} else if (ri[NL80211_RATE_INFO_HE_MCS]) {
-		uint8_t gi = ri[NL80211_RATE_INFO_HE_GI] ?
-			     nla_get_u8(ri[NL80211_RATE_INFO_HE_GI]) : NL80211_RATE_INFO_HE_GI_0_8;
-
-		if (ri[NL80211_RATE_INFO_HE_RU_ALLOC]) {
-			snprintf(why, whylen, "HE OFDMA resource units are not modelled");
-			return -1;
-		}
-		r->mode = AIRFAIR_MODE_HE;
-		r->mcs = nla_get_u8(ri[NL80211_RATE_INFO_HE_MCS]);
-		r->nss = ri[NL80211_RATE_INFO_HE_NSS] ?
-			 nla_get_u8(ri[NL80211_RATE_INFO_HE_NSS]) : 1;
-		r->gi = gi == NL80211_RATE_INFO_HE_GI_3_2 ? AIRFAIR_GI_HE_3_2 :
-			gi == NL80211_RATE_INFO_HE_GI_1_6 ? AIRFAIR_GI_HE_1_6 :
-			AIRFAIR_GI_HE_0_8;
-		if (erp)
-			r->flags |= AIRFAIR_RATE_F_ERP;
-	} else {
-		/* legacy: only the bitrate, in 100 kbit/s */
-		r->mode = AIRFAIR_MODE_LEGACY;
-		if (!*bitrate) {
-			snprintf(why, whylen, "no TX bitrate yet");
-			return -1;
-		}
-		r->legacy = *bitrate;
-		if (r->bw != AIRFAIR_BW_20) {
-			snprintf(why, whylen, "legacy rate wider than 20 MHz");
-			return -1;
-		}
-		switch (r->legacy) {
-		case 10:	/* DSSS 1 Mbit/s: long preamble only */
-			break;
-		case 20:
-		case 55:
-		case 110:
-			if (short_preamble)
-				r->flags |= AIRFAIR_RATE_F_SHORT_PREAMBLE;
-			break;
-		default:	/* OFDM: signal extension in 2.4 GHz */
-			if (erp)
-				r->flags |= AIRFAIR_RATE_F_ERP;
-		}
+		in.kind = AIRFAIR_RI_HE;
+		in.mcs = nla_get_u8(ri[NL80211_RATE_INFO_HE_MCS]);
+		if (ri[NL80211_RATE_INFO_HE_NSS])
+			in.nss = nla_get_u8(ri[NL80211_RATE_INFO_HE_NSS]);
+		if (ri[NL80211_RATE_INFO_HE_GI])
+			in.he_gi = nla_get_u8(ri[NL80211_RATE_INFO_HE_GI]);
+		in.he_ru = ri[NL80211_RATE_INFO_HE_RU_ALLOC];
+	} else if (ri[NL80211_RATE_INFO_EHT_MCS]) {
+		in.kind = AIRFAIR_RI_OTHER;
 	}
-	if (airfair_rate_validate(r)) {
-		snprintf(why, whylen,
-			 "rate mode %u mcs %u nss %u bw %u gi %u legacy %u is not a valid rate",
-			 r->mode, r->mcs, r->nss, r->bw, r->gi, r->legacy);
+	if (airfair_rate_from_info(&in, is_2ghz(), short_preamble, r, &reason)) {
+		snprintf(why, whylen, "%s", reason);
 		return -1;
 	}
 	return 0;
