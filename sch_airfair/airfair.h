@@ -26,6 +26,21 @@
 #define AIRFAIR_FLOW_RECENT	(10 * HZ)	/* stats count flows seen this recently */
 /* airfair-feeder pushes every second or so: this long after its last push */
 #define AIRFAIR_FEEDER_HOLD	(10 * HZ)
+/*
+ * pending-limit auto: start at AQL's per-station low threshold, grow by a
+ * quarter on an underrun, shrink by 1/16 after a second without one, within
+ * [min, AQL's PHY threshold].
+ */
+#define AIRFAIR_PENDING_AUTO_START_US	5000
+#define AIRFAIR_PENDING_AUTO_MIN_US	1000
+#define AIRFAIR_PENDING_AUTO_MAX_US	24000
+#define AIRFAIR_PENDING_AUTO_HOLD_NS	NSEC_PER_SEC
+/*
+ * A pending figure that has not moved for this long while packets wait is
+ * stale (a frame the driver freed without TX status is never subtracted):
+ * from then on it counts from that level (pend_floor_us).
+ */
+#define AIRFAIR_PENDING_STALE_NS	(200 * NSEC_PER_MSEC)
 #define AIRFAIR_RTT_REF_US	50000	/* a TCP flow's RTT until one is measured */
 /*
  * Most air one packet is charged, so that a flow's s32 deficit cannot wrap
@@ -72,7 +87,7 @@ struct airfair_config {
 	u32 max_stations;
 	u32 sta_timeout_ms;
 	u8 ampdu;
-	u32 pending_limit_us;	/* 0 = no limit */
+	u32 pending_limit_us;	/* 0 = no limit; AIRFAIR_PENDING_LIMIT_AUTO */
 	u8 upload;		/* enum airfair_upload */
 	u8 upload_window;
 };
@@ -239,6 +254,8 @@ struct airfair_sta {
 	u64 bytes;
 	u64 upload_frames;		/* observed upload data charged */
 	u32 drops;
+	u64 backlogged_ns;		/* time with packets queued, to backlog_since */
+	u64 backlog_since;		/* ktime ns: when qlen last left 0 */
 
 	struct list_head new_flows;
 	struct list_head old_flows;
@@ -273,6 +290,16 @@ struct airfair_sched {
 	u32 util_q16;
 	s64 burst_ns;
 	u32 phy_pending_us;		/* last reported by the hook */
+
+	/* pending-limit auto (qdisc.c, airfair_pending_adapt) */
+	u32 pend_limit_us;		/* the limit in force */
+	bool pend_held;			/* packets held back since it last let go */
+	u64 pend_epoch_ns;		/* since the last underrun or decrease */
+	u32 pend_underruns;
+	u32 pend_last_us;		/* the PHY's figure at the last look */
+	u64 pend_moved_ns;		/* when it last changed */
+	u32 pend_floor_us;		/* stale part of the figure, not counted */
+	u32 pend_stale;			/* times the figure stood still while held */
 
 	u32 memory_used;
 	bool feeder_seen;		/* airfair-feeder has pushed stations */

@@ -44,6 +44,7 @@ static const struct airfair_config airfair_defaults = {
 	.max_stations = 128,
 	.sta_timeout_ms = 60000,
 	.ampdu = 1,
+	.pending_limit_us = AIRFAIR_PENDING_LIMIT_AUTO,
 	.upload = AIRFAIR_UPLOAD_OBSERVED,
 	.upload_window = 1,
 };
@@ -82,7 +83,8 @@ void airfair_unqueued(struct Qdisc *sch, struct airfair_sta *sta,
 
 	flow->qlen--;
 	flow->backlog -= len;
-	sta->qlen--;
+	if (!--sta->qlen)
+		sta->backlogged_ns += ktime_get_ns() - sta->backlog_since;
 	sta->backlog -= len;
 	sch->q.qlen--;
 	sch->qstats.backlog -= len;
@@ -470,7 +472,8 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	flow_queue_add(flow, skb);
 	flow->qlen++;
 	flow->backlog += len;
-	sta->qlen++;
+	if (!sta->qlen++)
+		sta->backlog_since = ktime_get_ns();
 	sta->backlog += len;
 	sta->last_active = jiffies;
 	sch->q.qlen++;
@@ -597,6 +600,31 @@ static bool airfair_meter_allows(struct Qdisc *sch)
 }
 
 /*
+ * pending-limit auto, closed loop as BQL's: the least airtime pending below
+ * that keeps the radio busy. Finding nothing pending while packets were held
+ * back here means the radio ran dry for want of them (an underrun): raise the
+ * limit. A second without one: lower it a little, so that it settles just
+ * above what the driver and the medium need between two refills.
+ */
+static u32 airfair_pending_adapt(struct airfair_sched *q, u32 phy_us)
+{
+	u64 now = ktime_get_ns();
+	u32 lim = q->pend_limit_us;
+
+	if (!phy_us && q->pend_held) {
+		q->pend_underruns++;
+		q->pend_limit_us = min_t(u32, lim + lim / 4,
+					 AIRFAIR_PENDING_AUTO_MAX_US);
+		q->pend_epoch_ns = now;
+	} else if (now - q->pend_epoch_ns > AIRFAIR_PENDING_AUTO_HOLD_NS) {
+		q->pend_limit_us = max_t(u32, lim - lim / 16,
+					 AIRFAIR_PENDING_AUTO_MIN_US);
+		q->pend_epoch_ns = now;
+	}
+	return q->pend_limit_us;
+}
+
+/*
  * Backpressure from below: with pending-limit set and the mac80211 hook bound,
  * hold packets here while the PHY has that much airtime handed to the driver
  * and not yet reported back, so the backlog, and the order it goes out in,
@@ -609,6 +637,7 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 	u32 limit = q->cfg.pending_limit_us, expected, sta_us, phy_us;
 	const struct airfair_sta *sta = q->cur;
 	struct rb_node *node;
+	u64 now;
 
 	if (!limit || !airfair_hook_bound())
 		return true;
@@ -623,10 +652,26 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 			       &phy_us))
 		return true;
 	q->phy_pending_us = phy_us;
-	if (phy_us < limit)
+	now = ktime_get_ns();
+	if (phy_us != q->pend_last_us || !q->pend_held) {
+		q->pend_last_us = phy_us;
+		q->pend_moved_ns = now;
+	} else if (now - q->pend_moved_ns > AIRFAIR_PENDING_STALE_NS) {
+		q->pend_stale++;
+		q->pend_floor_us = phy_us;
+		q->pend_held = false;
+	}
+	q->pend_floor_us = min(q->pend_floor_us, phy_us);
+	phy_us -= q->pend_floor_us;
+	if (limit == AIRFAIR_PENDING_LIMIT_AUTO)
+		limit = airfair_pending_adapt(q, phy_us);
+	if (phy_us < limit) {
+		q->pend_held = false;
 		return true;
+	}
+	q->pend_held = true;
 	q->pending_stalls++;
-	qdisc_watchdog_schedule_ns(&q->watchdog, ktime_get_ns() +
+	qdisc_watchdog_schedule_ns(&q->watchdog, now +
 				   (u64)clamp(phy_us - limit + 1, 100U, 2000U) *
 				   NSEC_PER_USEC);
 	return false;
@@ -721,6 +766,8 @@ static void airfair_purge(struct Qdisc *sch)
 		INIT_LIST_HEAD(&sta->old_flows);
 		RB_CLEAR_NODE(&sta->rb);
 		sta->active = false;
+		if (sta->qlen)
+			sta->backlogged_ns += ktime_get_ns() - sta->backlog_since;
 		sta->qlen = 0;
 		sta->backlog = 0;
 		sta->memory = 0;
@@ -740,6 +787,7 @@ static void airfair_reset(struct Qdisc *sch)
 	if (q->stas)
 		airfair_purge(sch);
 	q->tokens_ns = 0;
+	q->pend_held = false;	/* nothing is waiting: no underrun to see */
 }
 
 static void airfair_destroy(struct Qdisc *sch)
@@ -829,6 +877,18 @@ static int airfair_get_u32(struct nlattr *attr, u32 min, u32 max, u32 *val,
 	airfair_get_u32(attr, min, max, val, name " out of range ("	\
 			__stringify(min) "-" __stringify(max) unit ")", extack)
 
+/* pending-limit: a time in range, or AIRFAIR_PENDING_LIMIT_AUTO */
+static int airfair_get_pending_limit(struct nlattr *attr, u32 *val,
+				     struct netlink_ext_ack *extack)
+{
+	if (attr && nla_get_u32(attr) == AIRFAIR_PENDING_LIMIT_AUTO) {
+		*val = AIRFAIR_PENDING_LIMIT_AUTO;
+		return 0;
+	}
+	return airfair_get_ranged(attr, 0, AIRFAIR_PENDING_LIMIT_MAX_US, val,
+				  "pending-limit", " us or auto", extack);
+}
+
 static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
 				struct netlink_ext_ack *extack)
 {
@@ -901,10 +961,8 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 	      airfair_get_ranged(tb[TCA_AIRFAIR_STA_TIMEOUT], 0,
 				 AIRFAIR_STA_TIMEOUT_MAX_MS, &c->sta_timeout_ms,
 				 "station-timeout", " ms", extack) ?:
-	      airfair_get_ranged(tb[TCA_AIRFAIR_PENDING_LIMIT], 0,
-				 AIRFAIR_PENDING_LIMIT_MAX_US,
-				 &c->pending_limit_us, "pending-limit", " us",
-				 extack);
+	      airfair_get_pending_limit(tb[TCA_AIRFAIR_PENDING_LIMIT],
+					&c->pending_limit_us, extack);
 	if (err)
 		return err;
 	if (tb[TCA_AIRFAIR_MAX_STATIONS]) {
@@ -1211,6 +1269,8 @@ static int airfair_init(struct Qdisc *sch, struct nlattr *opt,
 	q->cparams.mtu = psched_mtu(qdisc_dev(sch));
 	qdisc_watchdog_init(&q->watchdog, sch);
 	q->meter_last_ns = ktime_get_ns();
+	q->pend_limit_us = AIRFAIR_PENDING_AUTO_START_US;
+	q->pend_epoch_ns = q->meter_last_ns;
 	q->busy_weight = 1;
 	q->next_busy = jiffies;
 
@@ -1308,6 +1368,7 @@ struct airfair_stats_snap {
 	u32 stations, flows, drop_limit, drop_memlimit, drop_aqm, drop_rtt;
 	u32 drop_ackfilter, ecn_mark, meter_stalls, pending_stalls;
 	u32 window_clamps, sta_overflow, memory_used, new_flows;
+	u32 pending_limit, pending_underruns, pending_stale;
 };
 
 static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
@@ -1333,6 +1394,11 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.sta_overflow = q->sta_overflow,
 		.memory_used = q->memory_used,
 		.new_flows = q->new_flows_seen,
+		.pending_limit = q->cfg.pending_limit_us ==
+				 AIRFAIR_PENDING_LIMIT_AUTO ?
+				 q->pend_limit_us : q->cfg.pending_limit_us,
+		.pending_underruns = q->pend_underruns,
+		.pending_stale = q->pend_stale,
 	};
 	sch_tree_unlock(sch);
 
@@ -1352,6 +1418,10 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_ECN_MARK, n.ecn_mark) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_METER_STALLS, n.meter_stalls) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALLS, n.pending_stalls) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_LIMIT, n.pending_limit) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_UNDERRUNS,
+			n.pending_underruns) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALE, n.pending_stale) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_WINDOW_CLAMPS, n.window_clamps) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, n.sta_overflow) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, n.memory_used) ||
@@ -1416,7 +1486,7 @@ struct airfair_sta_snap {
 	u32 expected_kbps, pending_us, phy_pending_us, delack, rtt_us;
 	s32 deficit;
 	u32 flows[4];	/* TCP down, TCP up, UDP, other */
-	u64 airtime_ns, packets, bytes, upload_frames;
+	u64 airtime_ns, packets, bytes, upload_frames, backlogged_ns;
 };
 
 static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
@@ -1455,6 +1525,9 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 	n->packets = sta->packets;
 	n->bytes = sta->bytes;
 	n->upload_frames = sta->upload_frames;
+	n->backlogged_ns = sta->backlogged_ns;
+	if (sta->qlen)
+		n->backlogged_ns += ktime_get_ns() - sta->backlog_since;
 	for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++) {
 		const struct airfair_flow *flow = &sta->flows[f];
 
@@ -1560,6 +1633,9 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			      TCA_AIRFAIR_CSTATS_PAD) ||
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES,
 			      n.upload_frames, TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_BACKLOGGED,
+			      div_u64(n.backlogged_ns, NSEC_PER_USEC),
+			      TCA_AIRFAIR_CSTATS_PAD) ||
 	    (n.expected_kbps &&
 	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT,
 			 n.expected_kbps)) ||

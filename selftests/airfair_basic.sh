@@ -16,7 +16,7 @@ require_root
 require_cmd tc ip iperf3 jq
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
-ktap_set_plan 13
+ktap_set_plan 14
 veth_setup 3 || ktap_skip_all "cannot build the veth/macvlan topology"
 
 check() {	# check NAME CONDITION-COMMAND...
@@ -96,6 +96,7 @@ udp=$(cat "$TMPD/udp")
 check "UDP download counted as a UDP flow of station 3 ($udp Mbit/s)" test "${udpf:-0}" -ge 1
 
 # 3. metering: a station pinned at 6 Mbit/s cannot get more than 6 Mbit/s of air
+t0=$EPOCHREALTIME
 fresh 11a station "$(sta_mac 1)" rate 6mbit
 slow=$(af_iperf 1 tcp-down 4)
 log "tcp download at static 6 Mbit/s: $slow Mbit/s"
@@ -103,6 +104,25 @@ check "meter holds a 6 Mbit/s station to its air rate ($slow Mbit/s in (1, 6))" 
 	awk -v v="$slow" 'BEGIN { exit !(v > 1 && v < 6) }'
 check "backlog lives in airfair: meter stalls counted" \
 	test "$(qdisc_field $DEV meter_stalls)" -gt 0
+# The station's backlogged time: most of the metered 4 s, never more than the qdisc's age,
+# and it stops once the queue is empty.
+for _ in $(seq 20); do
+	[ "$(sta_field $DEV "$(sta_mac 1)" backlog_pkts)" = 0 ] && break
+	sleep 0.5
+done
+b1=$(sta_field $DEV "$(sta_mac 1)" backlogged_us)
+age=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1e6 }')
+sleep 1
+b2=$(sta_field $DEV "$(sta_mac 1)" backlogged_us)
+log "station 1 backlogged ${b1:-?} us of the qdisc's $age us; 1 s later idle: ${b2:-?} us"
+name="backlogged time: >= 2 s of the metered 4 s, <= the qdisc's age, still when idle"
+if ! awk -v b="${b1:-0}" -v c="${b2:-0}" -v a="$age" 'BEGIN { exit !(b > 0 && b <= a && c == b) }'; then
+	ktap_test_fail "$name"
+elif [ "${b1:-0}" -lt 2000000 ]; then
+	ktap_test_fail_timing "$name (a guest too slow to keep 6 Mbit/s queued?)"
+else
+	ktap_test_pass "$name"
+fi
 
 # 4. shares by the qdisc's own accounting: equal airtime across rates, then by weight
 # share_run -> airtime share of stations 1 and 2 (percent), then the UDP rates station 2's

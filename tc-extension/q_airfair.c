@@ -96,7 +96,7 @@ static void explain(void)
 "                   [ ack-prio | no-ack-prio ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
 "                   [ target TIME ] [ interval TIME ] [ ecn | noecn ]\n"
-"                   [ pending-limit TIME | no-pending-limit ]\n"
+"                   [ pending-limit TIME | pending-limit auto | no-pending-limit ]\n"
 "                   [ max-stations N ] [ station-timeout TIME ]\n"
 "                   [ station MAC [ weight N ] [ rate STARATE ] [ loss PERCENT ]\n"
 "                                 [ source SOURCE ] | station MAC delete ] ...\n"
@@ -909,8 +909,10 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "pending-limit")) {
 			AF_VALUE();
-			if (af_get_time_us(kw, *argv, 0,
-					   AIRFAIR_PENDING_LIMIT_MAX_US, &v) ||
+			v = AIRFAIR_PENDING_LIMIT_AUTO;
+			if ((strcmp(*argv, "auto") &&
+			     af_get_time_us(kw, *argv, 0,
+					    AIRFAIR_PENDING_LIMIT_MAX_US, &v)) ||
 			    af_set(&c, O_PENDING_LIMIT, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "max-stations")) {
@@ -1368,7 +1370,11 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	af_print_time_opt(tb[TCA_AIRFAIR_INTERVAL], "interval_us", "interval", 1);
 	af_print_onoff(tb[TCA_AIRFAIR_ECN], "ecn", "ecn", "noecn");
 	if (af_attr_ok(tb[TCA_AIRFAIR_PENDING_LIMIT], 4)) {
-		if (af_u32(tb[TCA_AIRFAIR_PENDING_LIMIT])) {
+		if (af_u32(tb[TCA_AIRFAIR_PENDING_LIMIT]) ==
+		    AIRFAIR_PENDING_LIMIT_AUTO) {
+			print_string(PRINT_JSON, "pending_limit", NULL, "auto");
+			print_string(PRINT_FP, NULL, "%s ", "pending-limit auto");
+		} else if (af_u32(tb[TCA_AIRFAIR_PENDING_LIMIT])) {
 			af_print_time_opt(tb[TCA_AIRFAIR_PENDING_LIMIT],
 					  "pending_limit_us", "pending-limit", 1);
 		} else {
@@ -1481,6 +1487,10 @@ static const struct af_stat af_gstats[] = {
 	{ TCA_AIRFAIR_STATS_ECN_MARK,	   32, "ecn_mark",	 "ecn_mark" },
 	{ TCA_AIRFAIR_STATS_METER_STALLS,  32, "meter_stalls",	 "meter_stalls" },
 	{ TCA_AIRFAIR_STATS_PENDING_STALLS, 32, "pending_stalls", "pending_stalls" },
+	{ TCA_AIRFAIR_STATS_PENDING_LIMIT, 32, "pending_limit_us", "pending_limit(us)" },
+	{ TCA_AIRFAIR_STATS_PENDING_UNDERRUNS, 32, "pending_underruns",
+	  "pending_underruns" },
+	{ TCA_AIRFAIR_STATS_PENDING_STALE, 32, "pending_stale",	 "pending_stale" },
 	{ TCA_AIRFAIR_STATS_WINDOW_CLAMPS, 32, "window_clamps",	 "window_clamps" },
 	{ TCA_AIRFAIR_STATS_STA_OVERFLOW,  32, "sta_overflow",	 "sta_overflow" },
 	{ TCA_AIRFAIR_STATS_RTT_SAMPLES,   32, "rtt_samples",	 "rtt_samples" },
@@ -1634,6 +1644,12 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES], 8))
 		print_u64(PRINT_ANY, "upload_frames", " upload %llu frames",
 			  af_u64(tb[TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_BACKLOGGED], 8)) {
+		__u64 b = af_u64(tb[TCA_AIRFAIR_CSTATS_BACKLOGGED]);
+
+		print_u64(PRINT_JSON, "backlogged_us", NULL, b);
+		print_float(PRINT_FP, NULL, " backlogged %.1fs", b / 1e6);
+	}
 }
 
 static int airfair_print_xstats(struct qdisc_util *qu, FILE *f,

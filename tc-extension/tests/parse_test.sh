@@ -103,6 +103,7 @@ if [ -x "$TC_LIB_DIR/mkstats" ]; then
 	   grep -q 'station 02:00:00:00:00:42 weight 2 rate vht-mcs 9 nss 2 bw 80 sgi (866.7Mbit) source feeder' <<<"$txt" &&
 	   grep -q 'deficit -500ns' <<<"$txt" &&
 	   grep -q 'expected 420000kbit pending 2500us phy 6000us rtt 20.3ms' <<<"$txt" &&
+	   grep -q 'upload 1021 frames backlogged 12.3s' <<<"$txt" &&
 	   grep -q 'rtt_samples 115 rtt_untracked 116' <<<"$txt"; then ok "xstats text (qdisc and class)"
 	else not_ok "xstats text (qdisc and class)" "$txt"; fi
 	js=$($TC -j -s monitor file "$tmp/st.nl" 2>&1 | grep '^{' | jq -s -c . 2>&1)

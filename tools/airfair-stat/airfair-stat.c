@@ -78,6 +78,12 @@ static const struct metric qdisc_metrics[] = {
 	    TCA_AIRFAIR_STATS_METER_STALLS, 1),
 	APP("pending_stalls_total", COUNTER, "Dequeues held back by the pending-airtime limit.",
 	    TCA_AIRFAIR_STATS_PENDING_STALLS, 1),
+	APP("pending_limit_seconds", GAUGE,
+	    "Airtime the radio may have pending below the qdisc (pending-limit in force).",
+	    TCA_AIRFAIR_STATS_PENDING_LIMIT, 1e-6),
+	APP("pending_underruns_total", COUNTER,
+	    "Times the radio ran dry while the pending-airtime limit held packets back.",
+	    TCA_AIRFAIR_STATS_PENDING_UNDERRUNS, 1),
 	APP("window_clamps_total", COUNTER, "Upload ACKs whose receive window was lowered.",
 	    TCA_AIRFAIR_STATS_WINDOW_CLAMPS, 1),
 };
@@ -111,6 +117,9 @@ static const struct metric station_metrics[] = {
 	APP("upload_frames_total", COUNTER,
 	    "TCP data frames received from the station and charged to it.",
 	    TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES, 1),
+	APP("backlogged_seconds_total", COUNTER,
+	    "Time the station had packets queued in the qdisc.",
+	    TCA_AIRFAIR_CSTATS_BACKLOGGED, 1e-6),
 };
 
 #define N_QM	(sizeof(qdisc_metrics) / sizeof(qdisc_metrics[0]))

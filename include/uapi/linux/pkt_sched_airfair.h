@@ -140,6 +140,7 @@ enum airfair_source {
 #define AIRFAIR_STA_TIMEOUT_MAX_MS	86400000	/* 24 h; 0 = never */
 #define AIRFAIR_MAX_AMPDU		64
 #define AIRFAIR_PENDING_LIMIT_MAX_US	1000000
+#define AIRFAIR_PENDING_LIMIT_AUTO	0xffffffff	/* adapts to the driver */
 #define AIRFAIR_WEIGHT_MIN		1
 #define AIRFAIR_WEIGHT_MAX		1024
 
@@ -173,7 +174,8 @@ enum {
 	TCA_AIRFAIR_AMPDU,		/* u8: MPDUs per A-MPDU the model assumes, 1 = none */
 	TCA_AIRFAIR_PAD,
 	TCA_AIRFAIR_PENDING_LIMIT,	/* u32: us of air the PHY may have pending below
-					 * the qdisc (mac80211 hook); 0 = no limit
+					 * the qdisc (mac80211 hook); 0 = no limit,
+					 * AIRFAIR_PENDING_LIMIT_AUTO = adaptive
 					 */
 	TCA_AIRFAIR_UPLOAD,		/* u8: enum airfair_upload */
 	TCA_AIRFAIR_UPLOAD_WINDOW,	/* u8: 0 off, 1 bound upload flows' receive window */
@@ -216,6 +218,14 @@ enum {
 	TCA_AIRFAIR_STATS_RTT_UNTRACKED,	/* u32: TCP flows the RTT table had no room for */
 	TCA_AIRFAIR_STATS_PENDING_STALLS,	/* u32: dequeues held back by pending-limit */
 	TCA_AIRFAIR_STATS_WINDOW_CLAMPS,	/* u32: upload ACKs whose window was lowered */
+	TCA_AIRFAIR_STATS_PENDING_LIMIT,	/* u32: pending-limit in force, us (auto: now) */
+	TCA_AIRFAIR_STATS_PENDING_UNDERRUNS,	/* u32: the radio ran dry while packets were
+						 * held back (auto raises its limit)
+						 */
+	TCA_AIRFAIR_STATS_PENDING_STALE,	/* u32: times the PHY's pending figure stood
+						 * still while packets were held back (the
+						 * standing part is then not counted)
+						 */
 	__TCA_AIRFAIR_STATS_MAX
 };
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
@@ -255,6 +265,10 @@ enum {
 						 */
 	TCA_AIRFAIR_CSTATS_UPLOAD_FRAMES,	/* u64: TCP data frames received from the
 						 * station and charged to it (upload observed)
+						 */
+	TCA_AIRFAIR_CSTATS_BACKLOGGED,		/* u64: us the station had packets queued
+						 * (its share is max-min fair only while
+						 * it is backlogged)
 						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
