@@ -17,7 +17,10 @@
 #                               running mac80211 has it, else from airfair-feeder (nl80211);
 #                               airfair-static gets the warm-up's rates, loss 0 (tc only);
 #                               airfair-pending: unmetered, backpressure from the hook's
-#                               pending airtime (pending-limit), needs the patched mac80211
+#                               pending airtime (pending-limit), needs the patched mac80211;
+#                               airfair-default: the module's defaults and the preset only
+#                               (pending-limit auto with the hook, the meter at 100 % of
+#                               real time, i.e. 100k % of the dilated channel: no limit)
 #   fair_run Q DIR SECS         TCP to/from all stations at once; fills FAIR_* results
 #   fair_quiesce                wait until no station has data to the server outstanding
 #   fair_table Q DIR SECS       prints the per-station table of the last fair_run
@@ -48,15 +51,22 @@ FAIR_UTIL=${AIRFAIR_DEMO_UTILISATION:-$(awk -v k="$FAIR_K" 'BEGIN{printf "%.1f",
 FAIR_PENDING=${AIRFAIR_DEMO_PENDING:-3ms}
 # CoDel runs in real time while the air is k times slower: scale target and interval by k.
 FAIR_AIRFAIR_OPTS=${AIRFAIR_DEMO_AIRFAIR_OPTS:-target $((5 * FAIR_K))ms interval $((100 * FAIR_K))ms}
-FAIR_NSTA=3
 FAIR_MEDIUM_BIN=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
-# SNR per station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail)
-# so that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
-FAIR_SNR=("" 35 19 11)
-FAIR_LINK=("" "snr 35" "snr 19" "snr 11 rate-cap 6")
+# The stations: a scenario that sources this file after setting FAIR_NSTA, FAIR_SNR,
+# FAIR_LINK (and FAIR_FLOWS for `fair_run Q mixed`) keeps its own. By default 3: SNR per
+# station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail) so
+# that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
+if [ -z "${FAIR_NSTA:-}" ]; then
+	FAIR_NSTA=3
+	FAIR_SNR=("" 35 19 11)
+	FAIR_LINK=("" "snr 35" "snr 19" "snr 11 rate-cap 6")
+fi
+# FAIR_FLOWS[i]: station i's flows in a mixed run, each tcp-down, tcp-up, udp-down[:RATE]
+# or udp-up[:RATE] (RATE as iperf3's -b, 20M by default)
 
 # The embedded medium config: AP = radio 0, station i = radio i; `pair` = both directions.
 fair_medium_conf() {
+	local i
 	cat <<EOF
 # airfair demo medium (testbed/scenarios/fairness.sh)
 seed ${AIRFAIR_DEMO_SEED:-7}
@@ -64,10 +74,8 @@ dilation $FAIR_K
 stats-interval 250
 phy 5g 11a
 default snr 40
-pair 0 1 ${FAIR_LINK[1]}
-pair 0 2 ${FAIR_LINK[2]}
-pair 0 3 ${FAIR_LINK[3]}
 EOF
+	for ((i = 1; i <= FAIR_NSTA; i++)); do echo "pair 0 $i ${FAIR_LINK[i]}"; done
 }
 
 fair_setup() {
@@ -113,7 +121,7 @@ fair_warmup() {
 	FAIR_RATE_SAMPLES=$WIFI_DIR/rate-samples
 	: > "$FAIR_RATE_SAMPLES"
 	for d in down up; do
-		iperf_run tcp $d "1 2 3" "$secs" > /dev/null &
+		iperf_run tcp $d "$(seq -s ' ' 1 "$FAIR_NSTA")" "$secs" > /dev/null &
 		pid=$!
 		sleep 1.5
 		for ((i = 0; i < 6; i++)); do fair_sample_rates $d; sleep 0.2; done
@@ -189,12 +197,18 @@ fair_set_qdisc() {
 			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
 		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $FAIR_AIRFAIR_OPTS, rate and loss live from the mac80211 hook" ;;
-	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static)
+	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static|airfair-default)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
 		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
 		[ "$q" = airfair-nowindow ] && upload+=" no-upload-window" || upload+=" upload-window"
-		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model upload $upload \
-			utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS 2>&1) || { echo "airfair model $model: $out"; return 1; }
+		if [ "$q" = airfair-default ]; then
+			out=$(tc qdisc replace dev "$AP_IF" root airfair 11a $FAIR_AIRFAIR_OPTS 2>&1) ||
+				{ echo "airfair: $out"; return 1; }
+		else
+			out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model upload $upload \
+				utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS 2>&1) ||
+				{ echo "airfair model $model: $out"; return 1; }
+		fi
 		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 			src="rate and loss live from the mac80211 hook"
 		elif [ "$q" != airfair-static ] && [ -x "$FAIR_FEEDER_BIN" ]; then
@@ -207,7 +221,11 @@ fair_set_qdisc() {
 				{ echo "airfair station rates: $out"; return 1; }
 			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
 		fi
-		FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src" ;;
+		if [ "$q" = airfair-default ]; then
+			FAIR_QNOTE="defaults (pending-limit auto, utilisation 100 % of real time), $FAIR_AIRFAIR_OPTS, $src"
+		else
+			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src"
+		fi ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q 2>&1) ;;
 	esac
 	[ $? = 0 ] || { echo "$q: $(head -n 1 <<< "$out")"; return 1; }
@@ -227,21 +245,38 @@ fair_medium_read() {	# FILE
 		  [range(1; $n + 1) as $i | sta($i) | map(.airtime_us + (.backoff_idle_us // 0)) | add // 0][]' "$1"
 }
 
-# The data bytes and their PPDU time on each station's data link (DIR down: AP -> station,
-# up: station -> AP; best effort), one "bytes data_us" line per station.
-fair_medium_links() {	# FILE DIR
-	jq -r --argjson n "$FAIR_NSTA" --arg dir "$2" '.medium as $m
+# The data bytes and their PPDU time on each station's data link (DIRS: one word per
+# station, down: AP -> station, up: station -> AP; best effort), one "bytes data_us" line
+# per station.
+fair_medium_links() {	# FILE DIRS
+	jq -r --argjson n "$FAIR_NSTA" --arg dirs "$2" '.medium as $m
+		| ($dirs | split(" ") | map(select(. != ""))) as $d
 		| range(1; $n + 1) as $i
-		| [$m.links[] | select(.ac == "be" and (if $dir == "down" then .tx == 0 and .rx == $i
+		| [$m.links[] | select(.ac == "be" and (if $d[$i - 1] == "down" then .tx == 0 and .rx == $i
 			else .tx == $i and .rx == 0 end))]
 		| "\(map(.bytes) | add // 0) \(map(.data_us) | add // 0)"' "$1"
 }
 
-# fair_run Q DIR SECS: TCP (one flow per station, all at once) for FAIR_OMIT + SECS seconds;
-# the first FAIR_OMIT seconds are left out of goodput and airtime.
-#   FAIR_GP[i]     goodput, simulated Mbit/s (iperf3 receiver x k)
+# fair_flows I DIR: station I's flows in a run in direction DIR (down, up or mixed)
+fair_flows() {
+	case $2 in
+	down) echo tcp-down ;;
+	up) echo tcp-up ;;
+	*) echo "${FAIR_FLOWS[$1]:-tcp-down}" ;;
+	esac
+}
+
+# fair_run Q DIR SECS: one TCP flow per station (DIR down or up), or each station's
+# FAIR_FLOWS (DIR mixed), all at once, for FAIR_OMIT + SECS seconds; the first FAIR_OMIT
+# seconds are left out of goodput and airtime.
+#   FAIR_GP[i]     goodput, simulated Mbit/s (iperf3 receiver x k, all its flows)
 #   FAIR_AIR[i]    ground-truth airtime, simulated µs;  FAIR_SHARE[i] %
 #   FAIR_EST[i]    airfair's own accounting share % (airfair only)
+#   FAIR_BKL[i]    % of the measured time station i had packets queued in airfair
+#                  (airfair only): below its fair share is max-min fair only if it
+#                  was not backlogged
+#   FAIR_GPA[i]    its goodput per second of its own air (simulated Mbit/s), for
+#                  fair_efficiency
 #   FAIR_JAIN      Jain's index over FAIR_AIR;  FAIR_BUSY channel busy %;  FAIR_TOTAL Mbit/s
 #   FAIR_JAIN_CY   the same with each frame's AIFS + backoff counted (chen-yan's airtime)
 #   FAIR_TC_STATS  `tc -s qdisc show` of the root qdisc at the end of the run
@@ -251,22 +286,37 @@ fair_medium_links() {	# FILE DIR
 #                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
 #                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
 fair_run() {
-	local q=$1 dir=$2 secs=$3 i args pids=() ports="" t0
-	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
+	local q=$1 dir=$2 secs=$3 i k f r args pids=() ports="" t0 dirs=""
+	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_BKL=("") FAIR_GPA=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
-	for ((i = 1; i <= FAIR_NSTA; i++)); do ports+=" $((IPERF_PORT_BASE + i))"; done
-	iperf_servers $ports || return 1
-	args="-t $secs -O $FAIR_OMIT -J --connect-timeout 3000"
-	[ "$dir" = down ] && args+=" -R"
+	rm -f "$WIFI_DIR"/iperf-sta*-*.json
+	# station i's k-th flow: server port IPERF_PORT_BASE + 10 i + k, iperf-staI-K.json
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
-		timeout $((secs + FAIR_OMIT + 30)) ip netns exec "$(sta_ns "$i")" \
-			iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + i)) $args \
-			> "$WIFI_DIR/iperf-sta$i.json" 2> "$WIFI_DIR/iperf-sta$i.err" &
-		pids+=($!)
+		k=0
+		for f in $(fair_flows "$i" "$dir"); do ports+=" $((IPERF_PORT_BASE + 10 * i + k))"; k=$((k + 1)); done
+	done
+	iperf_servers $ports || return 1
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		k=0
+		for f in $(fair_flows "$i" "$dir"); do
+			args="-t $secs -O $FAIR_OMIT -J --connect-timeout 3000"
+			case $f in *-down*) args+=" -R" ;; esac
+			case $f in udp-*)
+				r=${f#*:}; [ "$r" = "$f" ] && r=20M
+				args+=" -u -b $r -l 1400" ;;
+			esac
+			timeout $((secs + FAIR_OMIT + 30)) ip netns exec "$(sta_ns "$i")" \
+				iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + 10 * i + k)) $args \
+				> "$WIFI_DIR/iperf-sta$i-$k.json" 2> "$WIFI_DIR/iperf-sta$i-$k.err" &
+			pids+=($!)
+			k=$((k + 1))
+		done
+		f=$(fair_flows "$i" "$dir"); f=${f%% *}; f=${f#*-}; dirs+=" ${f%%:*}"
 	done
 	t0=$EPOCHREALTIME
 	sleep "$FAIR_OMIT"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
+	local c0t=$EPOCHREALTIME c1t
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
 	local end qv mv
 	end=$(awk -v t="$t0" -v s="$secs" -v o="$FAIR_OMIT" 'BEGIN{printf "%.3f", t + o + s}')
@@ -280,23 +330,23 @@ fair_run() {
 	done
 	sleep "$(awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{d = e - n; if (d < 0) d = 0; printf "%.3f", d}')"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
+	c1t=$EPOCHREALTIME
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
 	wait "${pids[@]}" 2>/dev/null
 	FAIR_TC_STATS=$(tc -s qdisc show dev "$AP_IF")
 	fair_quiesce
 	if [ -n "${AIRFAIR_DEMO_SAVE:-}" ]; then	# keep the raw data (a directory in the repo)
 		mkdir -p "$AIRFAIR_DEMO_SAVE"
-		for i in m0 m1 c0 c1 iperf-sta1 iperf-sta2 iperf-sta3 rate-samples medium.conf; do
-			for f in "$WIFI_DIR/$i".*  "$WIFI_DIR/$i"; do
-				[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/$q-$dir-${f##*/}"
-			done
+		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json \
+			 "$WIFI_DIR"/rate-samples "$WIFI_DIR"/medium.conf; do
+			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/$q-$dir-${f##*/}"
 		done
 	fi
 	local a0 a1 l0 l1
 	mapfile -t a0 < <(fair_medium_read "$WIFI_DIR/m0.json")
 	mapfile -t a1 < <(fair_medium_read "$WIFI_DIR/m1.json")
-	mapfile -t l0 < <(fair_medium_links "$WIFI_DIR/m0.json" "$dir")
-	mapfile -t l1 < <(fair_medium_links "$WIFI_DIR/m1.json" "$dir")
+	mapfile -t l0 < <(fair_medium_links "$WIFI_DIR/m0.json" "$dirs")
+	mapfile -t l1 < <(fair_medium_links "$WIFI_DIR/m1.json" "$dirs")
 	FAIR_MRATE=("")
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		FAIR_MRATE[i]=$(awk -v a="${l1[i - 1]:-0 0}" -v b="${l0[i - 1]:-0 0}" 'BEGIN{
@@ -307,13 +357,17 @@ fair_run() {
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		FAIR_AIR[i]=$(awk -v a="${a1[i - 1]:-0}" -v b="${a0[i - 1]:-0}" 'BEGIN{printf "%.0f", a - b}')
 		tot=$((tot + FAIR_AIR[i]))
-		FAIR_GP[i]=$(awk -v g="$(iperf_goodput "$WIFI_DIR/iperf-sta$i.json")" -v k="$FAIR_K" \
-			'BEGIN{printf "%.2f", g * k}')
+		FAIR_GP[i]=$(for f in "$WIFI_DIR/iperf-sta$i"-*.json; do iperf_goodput "$f"; done |
+			awk -v k="$FAIR_K" '{ g += $1 } END{ printf "%.2f", g * k }')
 	done
 	sim=$(awk -v a="${a1[FAIR_NSTA + 1]:-0}" -v b="${a0[FAIR_NSTA + 1]:-0}" 'BEGIN{print a - b}')
 	FAIR_BUSY=$(awk -v b="$(awk -v a="${a1[FAIR_NSTA]:-0}" -v b="${a0[FAIR_NSTA]:-0}" 'BEGIN{print a - b}')" \
 		-v s="$sim" 'BEGIN{ if (s > 0) printf "%.1f", 100 * b / s; else print 0 }')
 	FAIR_SIM_S=$(awk -v s="$sim" 'BEGIN{printf "%.1f", s / 1e6}')
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		FAIR_GPA[i]=$(awk -v g="${FAIR_GP[i]}" -v s="$sim" -v a="${FAIR_AIR[i]}" \
+			'BEGIN{ if (a > 0) printf "%.3f", g * s / a; else print 0 }')
+	done
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		FAIR_SHARE[i]=$(awk -v a="${FAIR_AIR[i]}" -v t="$tot" 'BEGIN{ if (t > 0) printf "%.1f", 100 * a / t; else print 0 }')
 	done
@@ -332,24 +386,41 @@ fair_run() {
 			| (air($c1)) as $b | (air($c0)) as $a
 			| [$m[] | (($b[.] // 0) - ($a[.] // 0))] as $d | ($d | add) as $t
 			| $d[] | if $t > 0 then (1000 * . / $t | round / 10) else 0 end' 2>/dev/null)
-		for ((i = 1; i <= FAIR_NSTA; i++)); do FAIR_EST[i]=${e[i - 1]:-}; done ;;
+		for ((i = 1; i <= FAIR_NSTA; i++)); do FAIR_EST[i]=${e[i - 1]:-}; done
+		mapfile -t e < <(jq -n -r --slurpfile c0 "$WIFI_DIR/c0.json" --slurpfile c1 "$WIFI_DIR/c1.json" \
+			--arg macs "${STA_MAC[*]:1}" --argjson us "$(awk -v a="$c0t" -v b="$c1t" 'BEGIN{printf "%.0f", (b - a) * 1e6}')" '
+			def bkl($f): [$f[] | .station? | select(.)] | map({(.addr): (.backlogged_us // 0)}) | add // {};
+			(bkl($c1)) as $b | (bkl($c0)) as $a
+			| ($macs | split(" "))[] | (($b[.] // 0) - ($a[.] // 0)) * 100 / $us | round' 2>/dev/null)
+		for ((i = 1; i <= FAIR_NSTA; i++)); do FAIR_BKL[i]=${e[i - 1]:-}; done ;;
 	esac
 	return 0
+}
+
+# fair_efficiency BUSY: the airtime-fair optimum and the last run's efficiency. BUSY is
+# the channel busy % a plain FIFO reached in the same scenario and direction: the air a
+# qdisc can keep busy. Each station's fair share of it, at the goodput per second of air
+# it got in the last run, summed: FAIR_OPT (simulated Mbit/s); FAIR_EFF = goodput / that.
+fair_efficiency() {
+	local i
+	FAIR_OPT=$(for ((i = 1; i <= FAIR_NSTA; i++)); do echo "${FAIR_GPA[i]:-0}"; done |
+		awk -v b="$1" -v n="$FAIR_NSTA" '{ s += $1 * b / 100 / n } END{ printf "%.2f", s }')
+	FAIR_EFF=$(awk -v g="$FAIR_TOTAL" -v o="$FAIR_OPT" 'BEGIN{ if (o > 0) printf "%.3f", g / o; else print "n/a" }')
 }
 
 fair_jain() { awk '{ s += $1; q += $1 * $1; n++ } END { if (q > 0) printf "%.4f", s * s / (n * q); else print "n/a" }'; }
 
 fair_table() {	# Q DIR
 	local q=$1 dir=$2 i
-	printf '%-6s %5s %13s %10s %12s %7s %9s\n' station "SNR" "PHY Mbit/s" "goodput" "airtime ms" share \
-		"$(case $q in airfair*) echo "airfair's";; esac)"
-	printf '%-6s %5s %13s %10s %12s %7s %9s\n' "" dB "AP>sta sta>AP" "Mbit/s" "(medium)" "" \
-		"$(case $q in airfair*) echo "estimate";; esac)"
+	printf '%-6s %5s %13s %10s %12s %7s %9s %10s\n' station "SNR" "PHY Mbit/s" "goodput" "airtime ms" share \
+		"$(case $q in airfair*) echo "airfair's";; esac)" "$(case $q in airfair*) echo "backlogged";; esac)"
+	printf '%-6s %5s %13s %10s %12s %7s %9s %10s\n' "" dB "AP>sta sta>AP" "Mbit/s" "(medium)" "" \
+		"$(case $q in airfair*) echo "estimate";; esac)" "$(case $q in airfair*) echo "in airfair";; esac)"
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
-		printf '%-6s %5s %6s %6s %10s %12s %6s%% %8s\n' "sta$i" "${FAIR_SNR[i]}" \
+		printf '%-6s %5s %6s %6s %10s %12s %6s%% %8s %10s\n' "sta$i" "${FAIR_SNR[i]}" \
 			"${FAIR_RATE_DN[i]:-?}" "${FAIR_RATE_UP[i]:-?}" "${FAIR_GP[i]}" \
 			"$(awk -v a="${FAIR_AIR[i]}" 'BEGIN{printf "%.1f", a / 1000}')" "${FAIR_SHARE[i]}" \
-			"${FAIR_EST[i]:+${FAIR_EST[i]}%}"
+			"${FAIR_EST[i]:+${FAIR_EST[i]}%}" "${FAIR_BKL[i]:+${FAIR_BKL[i]}%}"
 	done
 	printf "Jain's index (airtime, medium ground truth): %s   total goodput %s Mbit/s\n" "$FAIR_JAIN" "$FAIR_TOTAL"
 	printf "  with each frame's AIFS + backoff counted too (chen-yan's airtime): %s\n" "$FAIR_JAIN_CY"
