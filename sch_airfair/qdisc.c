@@ -805,11 +805,28 @@ static void airfair_destroy(struct Qdisc *sch)
  * Configuration
  */
 
+static const struct nla_policy airfair_aifsn_policy[TCA_AIRFAIR_AIFSN_MAX + 1] = {
+	[TCA_AIRFAIR_AIFSN_VO] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_AIFSN_MIN, AIRFAIR_AIFSN_MAX),
+	[TCA_AIRFAIR_AIFSN_VI] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_AIFSN_MIN, AIRFAIR_AIFSN_MAX),
+	[TCA_AIRFAIR_AIFSN_BE] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_AIFSN_MIN, AIRFAIR_AIFSN_MAX),
+	[TCA_AIRFAIR_AIFSN_BK] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_AIFSN_MIN, AIRFAIR_AIFSN_MAX),
+};
+
+static const struct nla_policy airfair_rate_policy[TCA_AIRFAIR_RATE_MAX + 1] = {
+	[TCA_AIRFAIR_RATE_MODE]	  = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_MODE_MAX - 1),
+	[TCA_AIRFAIR_RATE_MCS]	  = { .type = NLA_U8 },
+	[TCA_AIRFAIR_RATE_NSS]	  = { .type = NLA_U8 },
+	[TCA_AIRFAIR_RATE_BW]	  = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_BW_MAX - 1),
+	[TCA_AIRFAIR_RATE_GI]	  = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_GI_MAX - 1),
+	[TCA_AIRFAIR_RATE_FLAGS]  = NLA_POLICY_MASK(NLA_U8, AIRFAIR_RATE_F_ALL),
+	[TCA_AIRFAIR_RATE_LEGACY] = { .type = NLA_U16 },
+};
+
 static const struct nla_policy airfair_sta_policy[TCA_AIRFAIR_STA_MAX + 1] = {
 	[TCA_AIRFAIR_STA_ADDR]	 = NLA_POLICY_ETH_ADDR,
 	[TCA_AIRFAIR_STA_WEIGHT] = NLA_POLICY_RANGE(NLA_U16, AIRFAIR_WEIGHT_MIN,
 						    AIRFAIR_WEIGHT_MAX),
-	[TCA_AIRFAIR_STA_RATE]	 = NLA_POLICY_EXACT_LEN(sizeof(struct tc_airfair_rate)),
+	[TCA_AIRFAIR_STA_RATE]	 = NLA_POLICY_NESTED(airfair_rate_policy),
 	[TCA_AIRFAIR_STA_LOSS]	 = { .type = NLA_U32 },
 	[TCA_AIRFAIR_STA_SOURCE] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_SRC_STATIC,
 						    AIRFAIR_SRC_HOOK),
@@ -825,7 +842,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_SLOT]	    = { .type = NLA_U32 },
 	[TCA_AIRFAIR_CWMIN]	    = { .type = NLA_U16 },
 	[TCA_AIRFAIR_CWMAX]	    = { .type = NLA_U16 },
-	[TCA_AIRFAIR_AIFSN]	    = NLA_POLICY_EXACT_LEN(AIRFAIR_NUM_ACS),
+	[TCA_AIRFAIR_AIFSN]	    = NLA_POLICY_NESTED(airfair_aifsn_policy),
 	[TCA_AIRFAIR_RETRIES]	    = NLA_POLICY_MAX(NLA_U8, AIRFAIR_MAX_RETRIES),
 	[TCA_AIRFAIR_BASIC_RATE]    = { .type = NLA_U16 },
 	[TCA_AIRFAIR_MODEL]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_MODEL_MAX - 1),
@@ -918,8 +935,19 @@ static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
 		t->cwmin = nla_get_u16(tb[TCA_AIRFAIR_CWMIN]);
 	if (tb[TCA_AIRFAIR_CWMAX])
 		t->cwmax = nla_get_u16(tb[TCA_AIRFAIR_CWMAX]);
-	if (tb[TCA_AIRFAIR_AIFSN])
-		memcpy(t->aifsn, nla_data(tb[TCA_AIRFAIR_AIFSN]), AIRFAIR_NUM_ACS);
+	if (tb[TCA_AIRFAIR_AIFSN]) {
+		struct nlattr *ac[TCA_AIRFAIR_AIFSN_MAX + 1];
+		int i;
+
+		err = nla_parse_nested(ac, TCA_AIRFAIR_AIFSN_MAX,
+				       tb[TCA_AIRFAIR_AIFSN],
+				       airfair_aifsn_policy, extack);
+		if (err)
+			return err;
+		for (i = 0; i < AIRFAIR_NUM_ACS; i++)
+			if (ac[TCA_AIRFAIR_AIFSN_VO + i])
+				t->aifsn[i] = nla_get_u8(ac[TCA_AIRFAIR_AIFSN_VO + i]);
+	}
 	if (tb[TCA_AIRFAIR_RETRIES])
 		t->retries = nla_get_u8(tb[TCA_AIRFAIR_RETRIES]);
 	if (tb[TCA_AIRFAIR_BASIC_RATE])
@@ -1021,6 +1049,77 @@ struct airfair_sta_req {
 	u8 source;
 };
 
+static u8 airfair_nla_u8(const struct nlattr *attr)
+{
+	return attr ? nla_get_u8(attr) : 0;
+}
+
+/* A TCA_AIRFAIR_RATE_* nest (checked by airfair_rate_policy) into @r. */
+static int airfair_get_rate(struct nlattr *nest, struct tc_airfair_rate *r,
+			    struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_AIRFAIR_RATE_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, TCA_AIRFAIR_RATE_MAX, nest,
+			       airfair_rate_policy, extack);
+	if (err)
+		return err;
+	if (!tb[TCA_AIRFAIR_RATE_MODE]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "station rate needs a mode");
+		return -EINVAL;
+	}
+	*r = (struct tc_airfair_rate) {
+		.mode = nla_get_u8(tb[TCA_AIRFAIR_RATE_MODE]),
+		.mcs = airfair_nla_u8(tb[TCA_AIRFAIR_RATE_MCS]),
+		.nss = airfair_nla_u8(tb[TCA_AIRFAIR_RATE_NSS]),
+		.bw = airfair_nla_u8(tb[TCA_AIRFAIR_RATE_BW]),
+		.gi = airfair_nla_u8(tb[TCA_AIRFAIR_RATE_GI]),
+		.flags = airfair_nla_u8(tb[TCA_AIRFAIR_RATE_FLAGS]),
+		.legacy = tb[TCA_AIRFAIR_RATE_LEGACY] ?
+			  nla_get_u16(tb[TCA_AIRFAIR_RATE_LEGACY]) : 0,
+	};
+	return 0;
+}
+
+static int airfair_put_aifsn(struct sk_buff *skb, const u8 *aifsn)
+{
+	struct nlattr *nest = nla_nest_start_noflag(skb, TCA_AIRFAIR_AIFSN);
+	int i;
+
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < AIRFAIR_NUM_ACS; i++) {
+		if (nla_put_u8(skb, TCA_AIRFAIR_AIFSN_VO + i, aifsn[i])) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int airfair_put_rate(struct sk_buff *skb, int type,
+			    const struct tc_airfair_rate *r)
+{
+	struct nlattr *nest = nla_nest_start_noflag(skb, type);
+
+	if (!nest ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RATE_MODE, r->mode) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RATE_MCS, r->mcs) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RATE_NSS, r->nss) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RATE_BW, r->bw) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RATE_GI, r->gi) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_RATE_FLAGS, r->flags) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_RATE_LEGACY, r->legacy)) {
+		if (nest)
+			nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int airfair_parse_station(struct nlattr *nest, struct airfair_sta_req *r,
 				 struct netlink_ext_ack *extack)
 {
@@ -1055,7 +1154,9 @@ static int airfair_parse_station(struct nlattr *nest, struct airfair_sta_req *r,
 		r->weight = nla_get_u16(tb[TCA_AIRFAIR_STA_WEIGHT]);
 	}
 	if (tb[TCA_AIRFAIR_STA_RATE]) {
-		memcpy(&r->rate, nla_data(tb[TCA_AIRFAIR_STA_RATE]), sizeof(r->rate));
+		err = airfair_get_rate(tb[TCA_AIRFAIR_STA_RATE], &r->rate, extack);
+		if (err)
+			return err;
 		if (airfair_rate_validate(&r->rate)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AIRFAIR_STA_RATE],
 					    "invalid station rate: no such mode/MCS/NSS/bandwidth/GI combination");
@@ -1317,7 +1418,7 @@ static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_AIRFAIR_SLOT, t->slot_us) ||
 	    nla_put_u16(skb, TCA_AIRFAIR_CWMIN, t->cwmin) ||
 	    nla_put_u16(skb, TCA_AIRFAIR_CWMAX, t->cwmax) ||
-	    nla_put(skb, TCA_AIRFAIR_AIFSN, AIRFAIR_NUM_ACS, t->aifsn) ||
+	    airfair_put_aifsn(skb, t->aifsn) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_RETRIES, t->retries) ||
 	    nla_put_u16(skb, TCA_AIRFAIR_BASIC_RATE, t->basic_rate) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_MODEL, c->model) ||
@@ -1571,7 +1672,7 @@ static int airfair_dump_class(struct Qdisc *sch, unsigned long cl,
 		return -EMSGSIZE;
 	if (nla_put(skb, TCA_AIRFAIR_STA_ADDR, ETH_ALEN, n.addr) ||
 	    nla_put_u16(skb, TCA_AIRFAIR_STA_WEIGHT, n.weight) ||
-	    nla_put(skb, TCA_AIRFAIR_STA_RATE, sizeof(n.rate), &n.rate) ||
+	    airfair_put_rate(skb, TCA_AIRFAIR_STA_RATE, &n.rate) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_STA_LOSS, n.loss_q16) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_STA_SOURCE, n.source)) {
 		nla_nest_cancel(skb, opts);
@@ -1610,7 +1711,7 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			      div_u64(n.airtime_ns, NSEC_PER_USEC),
 			      TCA_AIRFAIR_CSTATS_PAD) ||
 	    nla_put_u16(d->skb, TCA_AIRFAIR_CSTATS_WEIGHT, n.weight) ||
-	    nla_put(d->skb, TCA_AIRFAIR_CSTATS_RATE, sizeof(n.rate), &n.rate) ||
+	    airfair_put_rate(d->skb, TCA_AIRFAIR_CSTATS_RATE, &n.rate) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RATE_KBPS,
 			airfair_rate_kbps(&n.rate)) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_LOSS, n.loss_q16) ||

@@ -664,6 +664,25 @@ static int af_parse_station(int *argcp, char ***argvp, struct af_cmd *c)
 	return 0;
 }
 
+/* struct tc_airfair_rate <-> a TCA_AIRFAIR_RATE_* nest */
+static int af_add_rate(struct nlmsghdr *n, int type,
+		       const struct tc_airfair_rate *r)
+{
+	struct rtattr *nest = addattr_nest(n, TCA_BUF_MAX, type | NLA_F_NESTED);
+
+	if (!nest ||
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_RATE_MODE, r->mode) ||
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_RATE_MCS, r->mcs) ||
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_RATE_NSS, r->nss) ||
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_RATE_BW, r->bw) ||
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_RATE_GI, r->gi) ||
+	    addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_RATE_FLAGS, r->flags) ||
+	    addattr16(n, TCA_BUF_MAX, TCA_AIRFAIR_RATE_LEGACY, r->legacy))
+		return -1;
+	addattr_nest_end(n, nest);
+	return 0;
+}
+
 static int af_emit_station(struct nlmsghdr *n, const struct af_station *s)
 {
 	struct rtattr *nest;
@@ -677,9 +696,7 @@ static int af_emit_station(struct nlmsghdr *n, const struct af_station *s)
 	if (s->has_weight &&
 	    addattr16(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_WEIGHT, s->weight))
 		return -1;
-	if (s->has_rate &&
-	    addattr_l(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_RATE, &s->rate,
-		      sizeof(s->rate)))
+	if (s->has_rate && af_add_rate(n, TCA_AIRFAIR_STA_RATE, &s->rate))
 		return -1;
 	if (s->has_loss &&
 	    addattr32(n, TCA_BUF_MAX, TCA_AIRFAIR_STA_LOSS, s->loss))
@@ -1012,10 +1029,18 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		}
 	}
-	if (c.seen[O_AIFSN] &&
-	    addattr_l(n, TCA_BUF_MAX, TCA_AIRFAIR_AIFSN, c.aifsn,
-		      sizeof(c.aifsn)))
-		goto out;
+	if (c.seen[O_AIFSN]) {
+		struct rtattr *ac = addattr_nest(n, TCA_BUF_MAX,
+						 TCA_AIRFAIR_AIFSN | NLA_F_NESTED);
+
+		if (!ac)
+			goto out;
+		for (i = 0; i < AIRFAIR_NUM_ACS; i++)
+			if (addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_AIFSN_VO + i,
+				     c.aifsn[i]))
+				goto out;
+		addattr_nest_end(n, ac);
+	}
 	for (i = 0; i < c.nsta; i++)
 		if (af_emit_station(n, &c.sta[i]))
 			goto out;
@@ -1158,6 +1183,33 @@ static bool af_attr_ok(const struct rtattr *a, size_t len)
 	return a && RTA_PAYLOAD(a) >= len;
 }
 
+static __u8 af_u8_or_0(const struct rtattr *a)
+{
+	return af_attr_ok(a, 1) ? rta_getattr_u8(a) : 0;
+}
+
+static bool af_get_rate(struct rtattr *nest, struct tc_airfair_rate *r)
+{
+	struct rtattr *tb[TCA_AIRFAIR_RATE_MAX + 1];
+
+	if (!nest)
+		return false;
+	parse_rtattr_nested(tb, TCA_AIRFAIR_RATE_MAX, nest);
+	if (!af_attr_ok(tb[TCA_AIRFAIR_RATE_MODE], 1))
+		return false;
+	*r = (struct tc_airfair_rate) {
+		.mode = rta_getattr_u8(tb[TCA_AIRFAIR_RATE_MODE]),
+		.mcs = af_u8_or_0(tb[TCA_AIRFAIR_RATE_MCS]),
+		.nss = af_u8_or_0(tb[TCA_AIRFAIR_RATE_NSS]),
+		.bw = af_u8_or_0(tb[TCA_AIRFAIR_RATE_BW]),
+		.gi = af_u8_or_0(tb[TCA_AIRFAIR_RATE_GI]),
+		.flags = af_u8_or_0(tb[TCA_AIRFAIR_RATE_FLAGS]),
+		.legacy = af_attr_ok(tb[TCA_AIRFAIR_RATE_LEGACY], 2) ?
+			  rta_getattr_u16(tb[TCA_AIRFAIR_RATE_LEGACY]) : 0,
+	};
+	return true;
+}
+
 static __u32 af_u32(const struct rtattr *a)
 {
 	return rta_getattr_u32(a);
@@ -1180,6 +1232,7 @@ static double af_loss_pct(__u32 loss)
  * flat STA_* attributes of a class's TCA_OPTIONS. */
 static void af_print_station_cfg(struct rtattr **st, bool with_keyword)
 {
+	struct tc_airfair_rate rate;
 	char buf[64];
 
 	if (with_keyword)
@@ -1190,12 +1243,10 @@ static void af_print_station_cfg(struct rtattr **st, bool with_keyword)
 	if (af_attr_ok(st[TCA_AIRFAIR_STA_WEIGHT], 2))
 		print_uint(PRINT_ANY, "weight", " weight %u",
 			   rta_getattr_u16(st[TCA_AIRFAIR_STA_WEIGHT]));
-	if (af_attr_ok(st[TCA_AIRFAIR_STA_RATE], sizeof(struct tc_airfair_rate))) {
-		const struct tc_airfair_rate *r = RTA_DATA(st[TCA_AIRFAIR_STA_RATE]);
-
+	if (af_get_rate(st[TCA_AIRFAIR_STA_RATE], &rate)) {
 		print_string(PRINT_FP, NULL, " rate %s",
-			     af_fmt_rate(r, buf, sizeof(buf)));
-		af_print_rate_json(r);
+			     af_fmt_rate(&rate, buf, sizeof(buf)));
+		af_print_rate_json(&rate);
 	}
 	if (af_attr_ok(st[TCA_AIRFAIR_STA_LOSS], 4)) {
 		__u32 l = af_u32(st[TCA_AIRFAIR_STA_LOSS]);
@@ -1278,14 +1329,17 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CWMAX], 2))
 		print_uint(PRINT_ANY, "cwmax", "cwmax %u ",
 			   rta_getattr_u16(tb[TCA_AIRFAIR_CWMAX]));
-	if (af_attr_ok(tb[TCA_AIRFAIR_AIFSN], AIRFAIR_NUM_ACS)) {
-		const __u8 *n = RTA_DATA(tb[TCA_AIRFAIR_AIFSN]);
+	if (tb[TCA_AIRFAIR_AIFSN]) {
+		struct rtattr *n[TCA_AIRFAIR_AIFSN_MAX + 1];
 		int ac;
 
+		parse_rtattr_nested(n, TCA_AIRFAIR_AIFSN_MAX, tb[TCA_AIRFAIR_AIFSN]);
 		print_string(PRINT_FP, NULL, "aifsn", NULL);
 		open_json_object("aifsn");
 		for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
-			print_uint(PRINT_ANY, af_ac_names[ac], " %u", n[ac]);
+			if (af_attr_ok(n[TCA_AIRFAIR_AIFSN_VO + ac], 1))
+				print_uint(PRINT_ANY, af_ac_names[ac], " %u",
+					   rta_getattr_u8(n[TCA_AIRFAIR_AIFSN_VO + ac]));
 		close_json_object();
 		print_string(PRINT_FP, NULL, " ", NULL);
 	}
@@ -1522,8 +1576,8 @@ static void af_print_gstats(struct rtattr **tb)
 
 static void af_print_cstats(struct rtattr **tb)
 {
+	struct tc_airfair_rate rate;
 	char buf[64];
-	struct rtattr *a;
 
 	/* line 1: identity, rate, loss, weight */
 	print_string(PRINT_FP, NULL, "%s", " station");
@@ -1532,11 +1586,10 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_WEIGHT], 2))
 		print_uint(PRINT_ANY, "weight", " weight %u",
 			   rta_getattr_u16(tb[TCA_AIRFAIR_CSTATS_WEIGHT]));
-	a = tb[TCA_AIRFAIR_CSTATS_RATE];
-	if (af_attr_ok(a, sizeof(struct tc_airfair_rate))) {
+	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_RATE], &rate)) {
 		print_string(PRINT_FP, NULL, " rate %s",
-			     af_fmt_rate(RTA_DATA(a), buf, sizeof(buf)));
-		af_print_rate_json(RTA_DATA(a));
+			     af_fmt_rate(&rate, buf, sizeof(buf)));
+		af_print_rate_json(&rate);
 	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_RATE_KBPS], 4)) {
 		__u32 k = af_u32(tb[TCA_AIRFAIR_CSTATS_RATE_KBPS]);

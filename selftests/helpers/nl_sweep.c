@@ -334,8 +334,8 @@ static void sweep_scalars(void)
 static void sweep_types(void)
 {
 	unsigned char aifsn[AIRFAIR_NUM_ACS + 1] = { 2, 2, 3, 7, 1 };
+	struct nlattr *o, *inner;
 	struct nl_msg *m;
-	struct nlattr *o;
 
 	m = request();
 	o = opts_start(m);
@@ -351,28 +351,33 @@ static void sweep_types(void)
 
 	m = request();
 	o = opts_start(m);
-	put_scalar(m, TCA_AIRFAIR_PAD, 4, 0);
-	nla_nest_end(m, o);
-	expect_reject(m, "TCA_AIRFAIR_PAD");
-
-	m = request();
-	o = opts_start(m);
-	nla_put(m, TCA_AIRFAIR_AIFSN, AIRFAIR_NUM_ACS - 1, aifsn);
-	nla_nest_end(m, o);
-	expect_reject(m, "AIFSN one byte short");
-
-	m = request();
-	o = opts_start(m);
-	nla_put(m, TCA_AIRFAIR_AIFSN, AIRFAIR_NUM_ACS + 1, aifsn);
-	nla_nest_end(m, o);
-	expect_reject(m, "AIFSN one byte long");
-
-	m = request();
-	o = opts_start(m);
-	aifsn[1] = AIRFAIR_AIFSN_MAX + 1;
 	nla_put(m, TCA_AIRFAIR_AIFSN, AIRFAIR_NUM_ACS, aifsn);
 	nla_nest_end(m, o);
-	expect_reject(m, "AIFSN above its maximum");
+	expect_reject(m, "AIFSN as the u8[4] of earlier versions, not a nest");
+
+	m = request();
+	o = opts_start(m);
+	inner = nla_nest_start(m, TCA_AIRFAIR_AIFSN);
+	put_scalar(m, TCA_AIRFAIR_AIFSN_VI, 2, 2);
+	nla_nest_end(m, inner);
+	nla_nest_end(m, o);
+	expect_reject(m, "AIFSN of VI as a u16");
+
+	m = request();
+	o = opts_start(m);
+	inner = nla_nest_start(m, TCA_AIRFAIR_AIFSN);
+	nla_put_u8(m, TCA_AIRFAIR_AIFSN_VI, AIRFAIR_AIFSN_MAX + 1);
+	nla_nest_end(m, inner);
+	nla_nest_end(m, o);
+	expect_reject(m, "AIFSN of VI above its maximum");
+
+	m = request();
+	o = opts_start(m);
+	inner = nla_nest_start(m, TCA_AIRFAIR_AIFSN);
+	nla_put_u8(m, TCA_AIRFAIR_AIFSN_BK + 1, 2);
+	nla_nest_end(m, inner);
+	nla_nest_end(m, o);
+	expect_reject(m, "AIFSN of an access category that does not exist");
 
 	/* TCA_OPTIONS whose payload is not a sequence of attributes */
 	m = request();
@@ -406,24 +411,30 @@ struct bad_sta_attr {
 	const char *what;
 	int type, len;
 	unsigned int val;
-	struct tc_airfair_rate rate;	/* set: put this instead of val */
 };
 
 #define ATTR(w, t, l, v) { .what = (w), .type = (t), .len = (l), .val = (v) }
-#define RATE(w, l, m, r) { .what = (w), .type = TCA_AIRFAIR_STA_RATE, .len = (l), \
-			   .rate = { .mode = (m), .legacy = (r) } }
 static const struct bad_sta_attr bad_attrs[] = {
 	ATTR("station weight below the minimum", TCA_AIRFAIR_STA_WEIGHT, 2,
 	     AIRFAIR_WEIGHT_MIN - 1),
 	ATTR("station weight as a u32", TCA_AIRFAIR_STA_WEIGHT, 4, 2),
-	RATE("station rate one byte short", sizeof(struct tc_airfair_rate) - 1,
-	     AIRFAIR_MODE_LEGACY, 540),
-	RATE("station legacy rate 53 Mbit/s", sizeof(struct tc_airfair_rate),
-	     AIRFAIR_MODE_LEGACY, 530),
-	RATE("station rate of an unknown mode", sizeof(struct tc_airfair_rate),
-	     __AIRFAIR_MODE_MAX, 540),
 	ATTR("station loss of 100%", TCA_AIRFAIR_STA_LOSS, 4, 65536),
 	ATTR("station source out of range", TCA_AIRFAIR_STA_SOURCE, 1, __AIRFAIR_SRC_MAX),
+};
+
+/* A bad TCA_AIRFAIR_RATE_* nest: fields < 0 are left out. */
+struct bad_rate {
+	const char *what;
+	int mode, mode_len, flags, legacy;
+};
+
+static const struct bad_rate bad_rates[] = {
+	{ "station rate without a mode", -1, 1, -1, 540 },
+	{ "station rate mode as a u16", AIRFAIR_MODE_LEGACY, 2, -1, 540 },
+	{ "station rate of an unknown mode", __AIRFAIR_MODE_MAX, 1, -1, 540 },
+	{ "station legacy rate 53 Mbit/s", AIRFAIR_MODE_LEGACY, 1, -1, 530 },
+	{ "station rate flags outside AIRFAIR_RATE_F_ALL", AIRFAIR_MODE_LEGACY, 1,
+	  AIRFAIR_RATE_F_ALL + 1, 540 },
 };
 
 static void sweep_stations(void)
@@ -461,12 +472,33 @@ static void sweep_stations(void)
 
 		m = request(); o = opts_start(m);
 		s = station(m, sta_ok, 0);
-		if (b->rate.mode || b->rate.legacy)
-			nla_put(m, b->type, b->len, &b->rate);
-		else
-			put_scalar(m, b->type, b->len, b->val);
+		put_scalar(m, b->type, b->len, b->val);
 		nla_nest_end(m, s); nla_nest_end(m, o);
 		expect_reject(m, b->what);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_rates); i++) {
+		const struct bad_rate *b = &bad_rates[i];
+
+		m = request(); o = opts_start(m);
+		s = station(m, sta_ok, 0);
+		inner = nla_nest_start(m, TCA_AIRFAIR_STA_RATE);
+		if (b->mode >= 0)
+			put_scalar(m, TCA_AIRFAIR_RATE_MODE, b->mode_len, b->mode);
+		if (b->flags >= 0)
+			nla_put_u8(m, TCA_AIRFAIR_RATE_FLAGS, b->flags);
+		nla_put_u16(m, TCA_AIRFAIR_RATE_LEGACY, b->legacy);
+		nla_nest_end(m, inner);
+		nla_nest_end(m, s); nla_nest_end(m, o);
+		expect_reject(m, b->what);
+	}
+	{	/* the rate as the binary struct of earlier versions */
+		struct tc_airfair_rate old = { .mode = AIRFAIR_MODE_LEGACY, .legacy = 540 };
+
+		m = request(); o = opts_start(m);
+		s = station(m, sta_ok, 0);
+		nla_put(m, TCA_AIRFAIR_STA_RATE, sizeof(old), &old);
+		nla_nest_end(m, s); nla_nest_end(m, o);
+		expect_reject(m, "station rate as a binary struct, not a nest");
 	}
 
 	m = request(); o = opts_start(m);

@@ -26,6 +26,20 @@ static void end(struct rtattr *a) { a->rta_len = buf + h->nlmsg_len - (char *)a;
 static void u32(int t, __u32 v) { put(t, &v, 4); }
 static void u64(int t, __u64 v) { put(t, &v, 8); }
 
+static void rate(int type, const struct tc_airfair_rate *r)
+{
+	struct rtattr *n = put(type, NULL, 0);
+
+	put(TCA_AIRFAIR_RATE_MODE, &r->mode, 1);
+	put(TCA_AIRFAIR_RATE_MCS, &r->mcs, 1);
+	put(TCA_AIRFAIR_RATE_NSS, &r->nss, 1);
+	put(TCA_AIRFAIR_RATE_BW, &r->bw, 1);
+	put(TCA_AIRFAIR_RATE_GI, &r->gi, 1);
+	put(TCA_AIRFAIR_RATE_FLAGS, &r->flags, 1);
+	put(TCA_AIRFAIR_RATE_LEGACY, &r->legacy, 2);
+	end(n);
+}
+
 static void msg(int type, __u32 handle, __u32 parent)
 {
 	struct tcmsg *t;
@@ -69,7 +83,7 @@ int main(void)
 	o = put(TCA_OPTIONS, NULL, 0);
 	put(TCA_AIRFAIR_STA_ADDR, mac, 6);
 	put(TCA_AIRFAIR_STA_WEIGHT, &w, 2);
-	put(TCA_AIRFAIR_STA_RATE, &r, sizeof(r));
+	rate(TCA_AIRFAIR_STA_RATE, &r);
 	u32(TCA_AIRFAIR_STA_LOSS, 3277);
 	end(o);
 	s = put(TCA_STATS2, NULL, 0);
@@ -78,7 +92,7 @@ int main(void)
 	put(TCA_AIRFAIR_CSTATS_ADDR, mac, 6);
 	u64(TCA_AIRFAIR_CSTATS_AIRTIME, 5000000);
 	put(TCA_AIRFAIR_CSTATS_WEIGHT, &w, 2);
-	put(TCA_AIRFAIR_CSTATS_RATE, &r, sizeof(r));
+	rate(TCA_AIRFAIR_CSTATS_RATE, &r);
 	u32(TCA_AIRFAIR_CSTATS_RATE_KBPS, 866700);
 	u32(TCA_AIRFAIR_CSTATS_LOSS, 3277);
 	put(TCA_AIRFAIR_CSTATS_SOURCE, &src, 1);

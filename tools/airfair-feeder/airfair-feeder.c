@@ -812,6 +812,23 @@ static uint16_t hapd_weight(const uint8_t *addr)
 	return 1;
 }
 
+/* A station's rate as the TCA_AIRFAIR_RATE_* nest. */
+static int put_rate(struct nl_msg *msg, const struct tc_airfair_rate *r)
+{
+	struct nlattr *n = nla_nest_start(msg, TCA_AIRFAIR_STA_RATE);
+
+	if (!n || nla_put_u8(msg, TCA_AIRFAIR_RATE_MODE, r->mode) ||
+	    nla_put_u8(msg, TCA_AIRFAIR_RATE_MCS, r->mcs) ||
+	    nla_put_u8(msg, TCA_AIRFAIR_RATE_NSS, r->nss) ||
+	    nla_put_u8(msg, TCA_AIRFAIR_RATE_BW, r->bw) ||
+	    nla_put_u8(msg, TCA_AIRFAIR_RATE_GI, r->gi) ||
+	    nla_put_u8(msg, TCA_AIRFAIR_RATE_FLAGS, r->flags) ||
+	    nla_put_u16(msg, TCA_AIRFAIR_RATE_LEGACY, r->legacy))
+		return -1;
+	nla_nest_end(msg, n);
+	return 0;
+}
+
 static int put_change(struct nl_msg *msg, const struct change *c)
 {
 	struct nlattr *n = nla_nest_start(msg, TCA_AIRFAIR_STATION);
@@ -837,8 +854,7 @@ static int put_change(struct nl_msg *msg, const struct change *c)
 		}
 		return 0;
 	}
-	if (c->sta->have_rate &&
-	    nla_put(msg, TCA_AIRFAIR_STA_RATE, sizeof(c->sta->rate), &c->sta->rate))
+	if (c->sta->have_rate && put_rate(msg, &c->sta->rate))
 		return -1;
 	if (c->sta->have_loss && nla_put_u32(msg, TCA_AIRFAIR_STA_LOSS, c->sta->loss_q16))
 		return -1;

@@ -3,8 +3,10 @@
  * sch_airfair: airtime-fair queueing for WiFi access points.
  *
  * The netlink interface shared by the kernel module, the tc plugin, the
- * rate/loss feeder and the test tools. Attribute numbers are ABI: append
- * only, never renumber.
+ * rate/loss feeder and the test tools (docs/uapi.md). Once upstream,
+ * attribute numbers are ABI: append only, never renumber. Until then a
+ * release's module and tools go together (its Debian packages recommend
+ * each other at the same version).
  */
 #ifndef _UAPI_LINUX_PKT_SCHED_AIRFAIR_H
 #define _UAPI_LINUX_PKT_SCHED_AIRFAIR_H
@@ -65,6 +67,11 @@ enum airfair_gi {
 #define AIRFAIR_RATE_F_ERP		(1 << 1)	/* OFDM in 2.4 GHz: +6 us signal extension */
 #define AIRFAIR_RATE_F_ALL		(AIRFAIR_RATE_F_SHORT_PREAMBLE | AIRFAIR_RATE_F_ERP)
 
+/*
+ * A PHY rate. On the wire it is the nest TCA_AIRFAIR_RATE_* below (in
+ * TCA_AIRFAIR_STA_RATE and TCA_AIRFAIR_CSTATS_RATE); this struct is the
+ * descriptor the airtime model and the tools fill from it.
+ */
 struct tc_airfair_rate {
 	__u8	mode;		/* enum airfair_rate_mode */
 	__u8	mcs;		/* HT 0-31, VHT 0-9, HE 0-11 */
@@ -74,6 +81,30 @@ struct tc_airfair_rate {
 	__u8	flags;		/* AIRFAIR_RATE_F_* */
 	__u16	legacy;		/* LEGACY: rate in 100 kbit/s (10, 20, 55, 110, 60 ... 540) */
 };
+
+/* TCA_AIRFAIR_AIFSN: one u8 per access category; absent ones are kept. */
+enum {
+	TCA_AIRFAIR_AIFSN_UNSPEC,
+	TCA_AIRFAIR_AIFSN_VO,		/* AIRFAIR_AC_VO + 1, ... */
+	TCA_AIRFAIR_AIFSN_VI,
+	TCA_AIRFAIR_AIFSN_BE,
+	TCA_AIRFAIR_AIFSN_BK,
+	__TCA_AIRFAIR_AIFSN_MAX
+};
+#define TCA_AIRFAIR_AIFSN_MAX (__TCA_AIRFAIR_AIFSN_MAX - 1)
+
+enum {
+	TCA_AIRFAIR_RATE_UNSPEC,
+	TCA_AIRFAIR_RATE_MODE,		/* u8: enum airfair_rate_mode (required) */
+	TCA_AIRFAIR_RATE_MCS,		/* u8 */
+	TCA_AIRFAIR_RATE_NSS,		/* u8 */
+	TCA_AIRFAIR_RATE_BW,		/* u8: enum airfair_bw */
+	TCA_AIRFAIR_RATE_GI,		/* u8: enum airfair_gi */
+	TCA_AIRFAIR_RATE_FLAGS,		/* u8: AIRFAIR_RATE_F_* */
+	TCA_AIRFAIR_RATE_LEGACY,	/* u16: 100 kbit/s */
+	__TCA_AIRFAIR_RATE_MAX
+};
+#define TCA_AIRFAIR_RATE_MAX (__TCA_AIRFAIR_RATE_MAX - 1)
 
 enum airfair_model {
 	AIRFAIR_MODEL_PRECISE,	/* direct + indirect airtime, TCP ACK airtime (chen-yan) */
@@ -154,7 +185,7 @@ enum {
 	TCA_AIRFAIR_SLOT,		/* u32: us */
 	TCA_AIRFAIR_CWMIN,		/* u16: slots, 2^n - 1 */
 	TCA_AIRFAIR_CWMAX,		/* u16: slots, 2^n - 1 */
-	TCA_AIRFAIR_AIFSN,		/* binary: u8[AIRFAIR_NUM_ACS] */
+	TCA_AIRFAIR_AIFSN,		/* nested TCA_AIRFAIR_AIFSN_*: u8 per AC */
 	TCA_AIRFAIR_RETRIES,		/* u8: retry limit R */
 	TCA_AIRFAIR_BASIC_RATE,		/* u16: control rate in 100 kbit/s */
 	TCA_AIRFAIR_MODEL,		/* u8: enum airfair_model */
@@ -172,7 +203,6 @@ enum {
 	TCA_AIRFAIR_STA_TIMEOUT,	/* u32: idle station ageing, ms */
 	TCA_AIRFAIR_STATION,		/* nested TCA_AIRFAIR_STA_*: may repeat */
 	TCA_AIRFAIR_AMPDU,		/* u8: MPDUs per A-MPDU the model assumes, 1 = none */
-	TCA_AIRFAIR_PAD,
 	TCA_AIRFAIR_PENDING_LIMIT,	/* u32: us of air the PHY may have pending below
 					 * the qdisc (mac80211 hook); 0 = no limit,
 					 * AIRFAIR_PENDING_LIMIT_AUTO = adaptive
@@ -188,7 +218,7 @@ enum {
 	TCA_AIRFAIR_STA_UNSPEC,
 	TCA_AIRFAIR_STA_ADDR,		/* binary: 6-byte MAC (required) */
 	TCA_AIRFAIR_STA_WEIGHT,		/* u16: relative airtime weight, 1-1024 */
-	TCA_AIRFAIR_STA_RATE,		/* binary: struct tc_airfair_rate */
+	TCA_AIRFAIR_STA_RATE,		/* nested TCA_AIRFAIR_RATE_* */
 	TCA_AIRFAIR_STA_LOSS,		/* u32: per-attempt loss, 1/65536 */
 	TCA_AIRFAIR_STA_SOURCE,		/* u8: enum airfair_source (STATIC if absent) */
 	TCA_AIRFAIR_STA_DELETE,		/* flag: forget this station's settings */
@@ -237,7 +267,7 @@ enum {
 	TCA_AIRFAIR_CSTATS_ADDR,		/* binary: 6-byte MAC */
 	TCA_AIRFAIR_CSTATS_AIRTIME,		/* u64: us charged */
 	TCA_AIRFAIR_CSTATS_WEIGHT,		/* u16 */
-	TCA_AIRFAIR_CSTATS_RATE,		/* binary: struct tc_airfair_rate */
+	TCA_AIRFAIR_CSTATS_RATE,		/* nested TCA_AIRFAIR_RATE_* */
 	TCA_AIRFAIR_CSTATS_RATE_KBPS,		/* u32: PHY rate of @RATE */
 	TCA_AIRFAIR_CSTATS_LOSS,		/* u32: 1/65536 */
 	TCA_AIRFAIR_CSTATS_SOURCE,		/* u8: enum airfair_source */
