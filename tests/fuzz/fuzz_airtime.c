@@ -7,7 +7,8 @@
  *  - a frame's breakdown sums to its total, and its expected attempts lie
  *    between 1 and R + 1;
  *  - expected airtime never falls when the frame grows or the loss rises;
- *  - a station's affine costs exist whenever its frames do.
+ *  - a station's affine costs exist whenever its frames do;
+ *  - a rate cfg80211 reports maps to a valid descriptor or to a reason.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +69,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the qdisc uses only validated rows; it validates every rate itself */
 	if (airfair_timing_validate(&t))
 		return 0;
+	{	/* the same bytes as a cfg80211 rate report */
+		static const u16 widths[] = { 5, 10, 20, 40, 80, 160, 320, 0 };
+		struct airfair_rate_info ri = {
+			.kind = in.rate.mode % (AIRFAIR_RI_OTHER + 1),
+			.mcs = in.rate.mcs,
+			.nss = in.rate.nss,
+			.width_mhz = widths[in.rate.bw % 8],
+			.short_gi = in.rate.gi & 1,
+			.he_gi = in.rate.gi % 3,
+			.he_ru = in.pad & 1,
+			.legacy = in.rate.legacy,
+		};
+		struct tc_airfair_rate r;
+		const char *why;
+
+		if (airfair_rate_from_info(&ri, in.override & 4, in.override & 8,
+					   &r, &why))
+			ASSERT(why);
+		else
+			ASSERT(!airfair_rate_validate(&r) && airfair_rate_kbps(&r));
+	}
 	airfair_rate_validate(&in.rate);
 	airfair_rate_kbps(&in.rate);
 	airfair_ppdu_ns(&in.rate, in.len);
