@@ -80,7 +80,7 @@ for k in "${kvers[@]}"; do
 		echo '# module under test: ${ko:-build/$k/sch_airfair.ko}'
 		vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
 	# The mac80211 hook: the same kernel booted with the patched mac80211.ko; the
-	# download fairness test then takes rates from the hook and runs airfair-pending;
+	# download fairness test then takes rates from the hook and runs airfair-default;
 	# stations join and leave under load while the hook answers for them.
 	suite "hook-$k" bash -c "set -o pipefail
 		mac80211-patches/build.sh '$k' >/dev/null || exit 1

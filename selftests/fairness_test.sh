@@ -6,8 +6,8 @@
 # (54/24/6 Mbit/s), TCP to (down) or from (up) all 3 at once, AIRFAIR_FAIRNESS_SECONDS
 # (10) measured per qdisc: pfifo, airfair-naive (size/rate) and airfair (model precise),
 # both airfair runs with each station's rate and loss live from the mac80211 hook or
-# airfair-feeder; with the hook bound, download also runs airfair-pending (unmetered,
-# pending-limit), reported, not judged. Jain's index over the stations' ground-truth
+# airfair-feeder; with the hook bound, download also runs airfair-default (the module's
+# defaults: pending-limit auto holds the backlog), reported, not judged. Jain's index over the stations' ground-truth
 # airtime must be >= AIRFAIR_FAIRNESS_MIN_JAIN for airfair and at least 0.05 above pfifo's:
 # 0.95 down; 0.75 up, where a station's upload is only held back through its ACKs and, on
 # a stock mac80211, the feeder's rate is the AP's last frame to the station (an ACK, often
@@ -42,7 +42,7 @@ fair_warmup 3
 ktap_test_pass "medium, AP and 3 stations up (minstrel AP->sta: ${FAIR_RATE_DN[*]:1} Mbit/s)"
 
 qdiscs="pfifo airfair-naive airfair"
-[ "$DIR" = down ] && grep -qw ieee80211_tx_report_register /proc/kallsyms && qdiscs+=" airfair-pending"
+[ "$DIR" = down ] && grep -qw ieee80211_tx_report_register /proc/kallsyms && qdiscs+=" airfair-default"
 declare -A J QPEAK MPEAK TCS GMIN MRATE
 for q in $qdiscs; do
 	if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err" || ! fair_run "$q" "$DIR" "$SECS"; then
