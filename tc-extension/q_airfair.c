@@ -1424,14 +1424,18 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	af_print_time_opt(tb[TCA_AIRFAIR_INTERVAL], "interval_us", "interval", 1);
 	af_print_onoff(tb[TCA_AIRFAIR_ECN], "ecn", "ecn", "noecn");
 	if (af_attr_ok(tb[TCA_AIRFAIR_PENDING_LIMIT], 4)) {
-		if (af_u32(tb[TCA_AIRFAIR_PENDING_LIMIT]) ==
-		    AIRFAIR_PENDING_LIMIT_AUTO) {
+		__u32 v = af_u32(tb[TCA_AIRFAIR_PENDING_LIMIT]);
+
+		if (v == AIRFAIR_PENDING_LIMIT_AUTO) {
 			print_string(PRINT_JSON, "pending_limit", NULL, "auto");
+			print_null(PRINT_JSON, "pending_limit_us", NULL, NULL);
 			print_string(PRINT_FP, NULL, "%s ", "pending-limit auto");
-		} else if (af_u32(tb[TCA_AIRFAIR_PENDING_LIMIT])) {
+		} else if (v) {
+			print_string(PRINT_JSON, "pending_limit", NULL, "fixed");
 			af_print_time_opt(tb[TCA_AIRFAIR_PENDING_LIMIT],
 					  "pending_limit_us", "pending-limit", 1);
 		} else {
+			print_string(PRINT_JSON, "pending_limit", NULL, "off");
 			print_uint(PRINT_JSON, "pending_limit_us", NULL, 0);
 			print_string(PRINT_FP, NULL, "%s ", "no-pending-limit");
 		}
