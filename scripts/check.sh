@@ -52,6 +52,8 @@ if [ $vm_only = 0 ]; then
 	suite unit-airtime make -s -C tests/unit check
 	suite tc-parse make -s -C tc-extension check
 	suite medium-engine make -s -C testbed/medium check
+	# the testbed's Python analysis (metrics, saved runs, agreement with fairness.sh)
+	suite analysis bash -c "set -o pipefail; python3 testbed/analysis/tests/tap.py | tee '$res/analysis.tap'"
 	# a smoke run; "make fuzz" fuzzes longer (FUZZ_SECONDS)
 	suite fuzz bash -c "set -o pipefail; make -s -C tests/fuzz run SECONDS=60 | tee '$res/fuzz.tap'"
 	# make / make install install no packages and leave /etc alone

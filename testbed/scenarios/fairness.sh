@@ -337,8 +337,10 @@ fair_run() {
 	fair_quiesce
 	if [ -n "${AIRFAIR_DEMO_SAVE:-}" ]; then	# keep the raw data (a directory in the repo)
 		mkdir -p "$AIRFAIR_DEMO_SAVE"
+		printf '%s %s\n' "$c0t" "$c1t" > "$WIFI_DIR/window.txt"
+		for ((i = 1; i <= FAIR_NSTA; i++)); do echo "$i ${STA_MAC[i]}"; done > "$WIFI_DIR/stations.txt"
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json \
-			 "$WIFI_DIR"/rate-samples "$WIFI_DIR"/medium.conf; do
+			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/$q-$dir-${f##*/}"
 		done
 	fi

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+"""One measured run as testbed/scenarios/fairness.sh saves it (AIRFAIR_DEMO_SAVE):
+PREFIX-m0.json / -m1.json (the medium's live statistics at the start and the end of
+the measured window), -c0.json / -c1.json (`tc -j -s class show`, one JSON document
+per line, airfair only), -iperf-staI-K.json (iperf3 -J of station I's K-th flow),
+-medium.conf, -stations.txt ("I MAC" per station) and -window.txt (the real-time
+stamps of c0 and c1)."""
+import glob
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from .metrics import jain
+
+
+@dataclass
+class StationResult:
+    index: int
+    mac: Optional[str]
+    airtime_us: float            # busy air, medium ground truth
+    airtime_backoff_us: float    # + the AIFS and backoff before its frames
+    goodput_mbps: float          # simulated (iperf3 receiver x k), all its flows
+    backlogged: Optional[float]  # share of the window it had packets queued in airfair
+    charged_us: Optional[float]  # airfair's own accounting
+
+
+@dataclass
+class RunResult:
+    stations: List[StationResult] = field(default_factory=list)
+    sim_us: float = 0.0
+    busy: float = 0.0            # channel busy fraction
+    k: float = 1.0
+
+    @property
+    def jain(self):
+        return jain(s.airtime_us for s in self.stations)
+
+    @property
+    def jain_backoff(self):
+        return jain(s.airtime_backoff_us for s in self.stations)
+
+    @property
+    def goodput_mbps(self):
+        return sum(s.goodput_mbps for s in self.stations)
+
+    def shares(self):
+        total = sum(s.airtime_us for s in self.stations)
+        return [s.airtime_us / total if total else 0.0 for s in self.stations]
+
+
+def iperf_goodput_mbps(path):
+    """Receiver-side goodput of one iperf3 -J result (0 for a failed run)."""
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return 0.0
+    if d.get("error"):
+        return 0.0
+    end = d.get("end", {})
+    if "sum_received" in end:
+        return end["sum_received"]["bits_per_second"] / 1e6
+    s = end.get("sum")
+    if not s:
+        return 0.0
+    bps = s.get("bits_per_second", 0.0)
+    if s.get("packets"):
+        bps *= 1 - s.get("lost_packets", 0) / s["packets"]
+    return bps / 1e6
+
+
+def _medium(path, n):
+    with open(path) as f:
+        m = json.load(f)["medium"]
+    air = [0.0] * (n + 1)
+    cy = [0.0] * (n + 1)
+    for link in m["links"]:
+        for i in {link["tx"], link["rx"]}:
+            if 1 <= i <= n:
+                air[i] += link.get("airtime_us", 0)
+                cy[i] += link.get("airtime_us", 0) + link.get("backoff_idle_us", 0)
+    busy = sum(c.get("busy_us", 0) for c in m.get("channels", []))
+    return air, cy, busy, m["sim_time_us"]
+
+
+def _classes(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            st = json.loads(line).get("station")
+            if st and "addr" in st:
+                out[st["addr"]] = st
+    return out
+
+
+def load_run(prefix, k=None):
+    """The run saved under PREFIX (e.g. DIR/airfair-down)."""
+    stations = {}
+    if os.path.exists(prefix + "-stations.txt"):
+        with open(prefix + "-stations.txt") as f:
+            for line in f:
+                i, mac = line.split()
+                stations[int(i)] = mac
+    flows = glob.glob(glob.escape(prefix) + "-iperf-sta*-*.json")
+    idx = {int(re.search(r"-iperf-sta(\d+)-\d+\.json$", p).group(1)) for p in flows}
+    n = max(list(idx) + list(stations) + [0])
+    if k is None:
+        k = 1.0
+        if os.path.exists(prefix + "-medium.conf"):
+            with open(prefix + "-medium.conf") as f:
+                for line in f:
+                    w = line.split()
+                    if len(w) == 2 and w[0] == "dilation":
+                        k = float(w[1])
+    a0, y0, b0, t0 = _medium(prefix + "-m0.json", n)
+    a1, y1, b1, t1 = _medium(prefix + "-m1.json", n)
+    sim = t1 - t0
+    c0 = c1 = None
+    window_us = None
+    if os.path.exists(prefix + "-c0.json") and os.path.exists(prefix + "-c1.json"):
+        c0, c1 = _classes(prefix + "-c0.json"), _classes(prefix + "-c1.json")
+    if os.path.exists(prefix + "-window.txt"):
+        with open(prefix + "-window.txt") as f:
+            s, e = (float(x) for x in f.read().split())
+            window_us = (e - s) * 1e6
+    run = RunResult(sim_us=sim, busy=(b1 - b0) / sim if sim > 0 else 0.0, k=k)
+    for i in range(1, n + 1):
+        gp = sum(iperf_goodput_mbps(p) for p in
+                 sorted(glob.glob(glob.escape(prefix) + f"-iperf-sta{i}-*.json"))) * k
+        mac = stations.get(i)
+        bkl = charged = None
+        if c0 is not None and mac in c1:
+            before, after = c0.get(mac, {}), c1[mac]
+            charged = after.get("airtime_us", 0) - before.get("airtime_us", 0)
+            if window_us and "backlogged_us" in after:
+                bkl = (after["backlogged_us"] - before.get("backlogged_us", 0)) / window_us
+        run.stations.append(StationResult(i, mac, a1[i] - a0[i], y1[i] - y0[i], gp,
+                                          bkl, charged))
+    return run

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from airfair_analysis import cov, efficiency, if_index, jain, load_run, optimum
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+
+class Metrics(unittest.TestCase):
+    def test_jain(self):
+        self.assertAlmostEqual(jain([1, 1, 1]), 1.0)
+        self.assertAlmostEqual(jain([1, 0, 0]), 1 / 3)
+        self.assertAlmostEqual(jain([12.5, 13.7, 73.8]), 100.0 ** 2 / (3 * (12.5 ** 2 + 13.7 ** 2 + 73.8 ** 2)), 9)
+        self.assertRaises(ValueError, jain, [])
+
+    def test_cov(self):
+        self.assertAlmostEqual(cov([2, 2, 2]), 0.0)
+        self.assertAlmostEqual(cov([1, 3]), 0.5)      # sd 1, mean 2
+
+    def test_if_index(self):
+        # jung-park Eq. 2: 10 KB at a 10 KB/s share in 2 s -> 0.5; in 1 s -> 1
+        self.assertAlmostEqual(if_index([(10000, 2.0, 10000), (10000, 1.0, 10000)]), 0.75)
+        # unfinished sessions do not count
+        self.assertAlmostEqual(if_index([(10000, 1.0, 10000), (10000, None, 10000)]), 1.0)
+        self.assertRaises(ValueError, if_index, [(1, None, 1)])
+
+    def test_optimum_and_efficiency(self):
+        # two stations, 10 and 2 Mbit per second of air; FIFO keeps 90 % busy:
+        # optimum = (10 + 2) * 0.9 / 2 = 5.4
+        self.assertAlmostEqual(optimum([10, 2], 0.9), 5.4)
+        # a run: 1 s simulated, each got 0.45 s of air -> 4.5 and 0.9 Mbit/s goodput
+        self.assertAlmostEqual(efficiency([4.5, 0.9], [450000, 450000], 1e6, 0.9), 1.0)
+        # the same per-air goodput but half the air used: efficiency 0.5
+        self.assertAlmostEqual(efficiency([2.25, 0.45], [225000, 225000], 1e6, 0.9), 0.5)
+
+
+def medium(sim_us, busy_us, links):
+    return {"medium": {"sim_time_us": sim_us, "channels": [{"busy_us": busy_us}],
+                       "links": [dict(tx=t, rx=r, ac="be", airtime_us=a, backoff_idle_us=b,
+                                      bytes=0, data_us=0) for t, r, a, b in links]}}
+
+
+class SavedRun(unittest.TestCase):
+    """A synthetic saved run: the Python analysis and fairness.sh's shell/jq one agree."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        p = os.path.join(self.dir, "airfair-down")
+        self.prefix = p
+        json.dump(medium(1000000, 100000, [(0, 1, 1000, 10), (0, 2, 500, 5), (1, 0, 100, 1)]),
+                  open(p + "-m0.json", "w"))
+        json.dump(medium(7000000, 5600000, [(0, 1, 1801000, 20010), (0, 2, 1500500, 9005),
+                                            (1, 0, 100100, 1001), (2, 0, 200000, 400),
+                                            (0, 3, 1700000, 30000)]),
+                  open(p + "-m1.json", "w"))
+        for i, bps in ((1, 3e6), (2, 1e6), (3, 0.5e6)):
+            json.dump({"end": {"sum_received": {"bits_per_second": bps}}},
+                      open(f"{p}-iperf-sta{i}-0.json", "w"))
+        json.dump({"end": {"sum": {"bits_per_second": 1e6, "packets": 100, "lost_packets": 50}}},
+                  open(p + "-iperf-sta3-1.json", "w"))
+        open(p + "-medium.conf", "w").write("seed 7\ndilation 6\n")
+        open(p + "-stations.txt", "w").write("1 02:00:00:00:01:00\n2 02:00:00:00:02:00\n3 02:00:00:00:03:00\n")
+        open(p + "-window.txt", "w").write("100.0 110.0\n")
+        cls = lambda vals: "\n".join(json.dumps({"station": {"addr": f"02:00:00:00:0{i}:00",
+                                                             "airtime_us": a, "backlogged_us": b}})
+                                      for i, (a, b) in enumerate(vals, 1)) + "\n"
+        open(p + "-c0.json", "w").write(cls([(0, 0), (0, 0), (0, 0)]))
+        open(p + "-c1.json", "w").write(cls([(5, 9000000), (5, 5000000), (5, 0)]))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_load(self):
+        r = load_run(self.prefix)
+        self.assertEqual(r.k, 6.0)
+        self.assertEqual(r.sim_us, 6000000)
+        self.assertAlmostEqual(r.busy, 5500000 / 6000000)
+        self.assertEqual([s.airtime_us for s in r.stations], [1900000, 1700000, 1700000])
+        self.assertEqual([round(s.goodput_mbps, 6) for s in r.stations], [18.0, 6.0, 6.0])
+        self.assertEqual([s.backlogged for s in r.stations], [0.9, 0.5, 0.0])
+
+    def test_shell_agrees(self):
+        """fairness.sh's fair_medium_read (jq) gives the same per-station airtime."""
+        r = load_run(self.prefix)
+        out = []
+        for m in ("m0", "m1"):
+            res = subprocess.run(
+                ["bash", "-c", f'FAIR_NSTA=3; . "{REPO}/testbed/scenarios/fairness.sh"; '
+                               f'fair_medium_read "{self.prefix}-{m}.json"'],
+                capture_output=True, text=True, check=True)
+            out.append([float(x) for x in res.stdout.split()])
+        shell = [b - a for a, b in zip(out[0][:3], out[1][:3])]
+        self.assertEqual(shell, [s.airtime_us for s in r.stations])
+        shell_cy = [b - a for a, b in zip(out[0][5:8], out[1][5:8])]
+        self.assertEqual(shell_cy, [s.airtime_backoff_us for s in r.stations])
+
+
+if __name__ == "__main__":
+    unittest.main()
