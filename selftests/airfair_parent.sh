@@ -83,6 +83,11 @@ for p in $parents; do
 	af_iperf 2 udp-down 3 30M >/dev/null &
 	down=$!
 	wait $up $down
+	# A flood that never reached airfair (iperf3 late to start on a slow guest: the
+	# debug kernel once saw no drop under drr) proves nothing: flood once more.
+	if [ "$(airfair_stat drop_limit)" = 0 ]; then
+		af_iperf 2 udp-down 3 30M >/dev/null
+	fi
 	sleep 1
 	read -r pq pb < <(counters 2:)
 	read -r cq cb < <(counters 10:)
@@ -94,12 +99,13 @@ for p in $parents; do
 	g=$(af_iperf 1 tcp-down 1)
 	log "$p: after the load parent qlen $pq backlog $pb, airfair qlen $cq backlog $cb;" \
 		"airfair dropped $lim over the limit and $acks ACKs; then ping ok=$alive, tcp $g Mbit/s"
-	if [ "$pq" = 0 ] && [ "$pb" = 0 ] && [ "$cq" = 0 ] && [ "$cb" = 0 ] &&
-	   [ "$alive" = 1 ] && awk -v g="$g" 'BEGIN { exit !(g > 0.5) }' &&
-	   [ "${lim:-0}" -gt 0 ]; then
+	if ! [ "$pq" = 0 ] || ! [ "$pb" = 0 ] || ! [ "$cq" = 0 ] || ! [ "$cb" = 0 ] ||
+	   ! [ "$alive" = 1 ] || ! awk -v g="$g" 'BEGIN { exit !(g > 0.5) }'; then
+		ktap_test_fail "airfair under $p: parent $pq/$pb airfair $cq/$cb ping=$alive tcp=$g limit drops $lim"
+	elif [ "${lim:-0}" -gt 0 ]; then
 		ktap_test_pass "airfair under $p: counters agree and traffic flows (limit drops $lim, ACKs filtered $acks)"
 	else
-		ktap_test_fail "airfair under $p: parent $pq/$pb airfair $cq/$cb ping=$alive tcp=$g limit drops $lim"
+		ktap_test_fail_timing "airfair under $p: counters agree and traffic flows, but the flood never overran the limit (no drop path exercised)"
 	fi
 done
 ktap_finished
