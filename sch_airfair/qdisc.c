@@ -606,9 +606,8 @@ static bool airfair_meter_allows(struct Qdisc *sch)
  * limit. A second without one: lower it a little, so that it settles just
  * above what the driver and the medium need between two refills.
  */
-static u32 airfair_pending_adapt(struct airfair_sched *q, u32 phy_us)
+static u32 airfair_pending_adapt(struct airfair_sched *q, u32 phy_us, u64 now)
 {
-	u64 now = ktime_get_ns();
 	u32 lim = q->pend_limit_us;
 
 	if (!phy_us && q->pend_held) {
@@ -664,7 +663,7 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 	q->pend_floor_us = min(q->pend_floor_us, phy_us);
 	phy_us -= q->pend_floor_us;
 	if (limit == AIRFAIR_PENDING_LIMIT_AUTO)
-		limit = airfair_pending_adapt(q, phy_us);
+		limit = airfair_pending_adapt(q, phy_us, now);
 	if (phy_us < limit) {
 		q->pend_held = false;
 		return true;
