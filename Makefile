@@ -10,6 +10,10 @@
 #   make check-debug VM selftests on a debug 6.12 (KASAN, kmemleak, lockdep; built once,
 #                    cached outside the checkout: vm/debug-kernel.sh)
 #   make bench       per-packet cost vs fq_codel and cake (pktgen in the VM)
+#   make scenarios   the papers' experiments (testbed/scenarios/*.toml) in the VM, every
+#                    seed on every kernel; SCENARIOS="chen-yan mixed" for some, SEEDS="7"
+#                    for fewer, SCENARIO_ARGS="--stock" for the stock mac80211
+#   make report      docs/results.md and its plots from the saved runs (host, Python)
 #   make check-openwrt  the OpenWrt feed (openwrt/): what can be built and run here
 #   make patch       the iproute2 patch adding airfair to tc, in build/iproute2-patch/
 #   make install     module for KVER, tc plugin + man page, tools (DESTDIR honoured)
@@ -27,8 +31,14 @@ KVER	?= $(firstword $(KVERS))
 DESTDIR	?=
 PREFIX	?= /usr/local
 BUILD	:= $(CURDIR)/build
+# Debian's python3 (deps.sh installs matplotlib for it), not one earlier in PATH
+PYTHON	?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)
+SCENARIOS ?=
+SEEDS	?=
+SCENARIO_ARGS ?=
 
 .PHONY: all deps build-deps modules userspace tools feeder tc medium selftest-helpers check check-debug check-openwrt unit fuzz selftest demo bench \
+	scenarios report
 	install uninstall dkms-src patch deb clean
 
 all: modules userspace
@@ -91,6 +101,16 @@ demo: deps
 		echo "demo: patched mac80211 did not build; running on the stock mac80211"; \
 		vm/run.sh --kver $(KVER) --timeout 1200 -- bash testbed/demo.sh; \
 	fi
+
+# Each scenario x kernel x seed boots its own guest; testbed/scenarios.sh prints where
+# the raw data went (build/results/scenarios/) and the wall time.
+scenarios: deps
+	@$(MAKE) -s all
+	@testbed/scenarios.sh $(foreach k,$(KVERS),--kver $(k)) $(if $(SEEDS),--seeds "$(SEEDS)") \
+		$(SCENARIO_ARGS) $(SCENARIOS)
+
+report:
+	@PYTHONPATH=testbed/analysis $(PYTHON) -m airfair_analysis.report
 
 bench: deps
 	@$(MAKE) -s all

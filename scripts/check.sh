@@ -2,7 +2,8 @@
 # Run every test CI runs and total them. Host suites first (airtime model, tc plugin
 # parsing, medium engine, a minute of fuzzing, build hygiene, the OpenWrt feed), DKMS
 # for every kernel, then per kernel: the harness self-test and the VM selftests (on the
-# module DKMS installed); last, the Debian packages (make deb) tested in a VM.
+# module DKMS installed); a smoke of every testbed scenario; last, the Debian packages
+# (make deb) tested in a VM.
 # Each suite leaves TAP in build/results/; the last line is "N passed, N failed, N skipped".
 # Usage: check.sh [--vm-only] [--require-series] KVER...
 set -uo pipefail
@@ -91,6 +92,16 @@ for k in "${kvers[@]}"; do
 				airfair_churn.sh |
 			tee '$res/hook-$k.tap'"
 done
+
+# Every scenario of testbed/scenarios/ (the papers' experiments as data): its first run
+# under pfifo and airfair, 8 s, on the newest kernel with the hook; the figures are
+# computed on the host (testbed/analysis) and checked (airfair_analysis.smoke).
+if [ ${#kvers[@]} -gt 0 ]; then
+	suite scenarios bash -c "set -o pipefail; rm -rf build/results/smoke
+		testbed/scenarios.sh --smoke --kver '${kvers[-1]}' --out build/results/smoke >&2
+		PYTHONPATH=testbed/analysis python3 -m airfair_analysis.smoke build/results/smoke |
+			tee '$res/scenarios.tap'"
+fi
 
 # The Debian packages, built, lintian-clean, and the tc plugin's and feeder's selftests
 # against their installed files, on the newest kernel (the tools do not depend on it).

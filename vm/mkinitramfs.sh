@@ -17,7 +17,7 @@ kmod_links=(modprobe insmod rmmod lsmod modinfo depmod)
 # Modules the harness, selftests, demo and benchmarks load (dependencies are resolved).
 mods=(virtio_pci 9pnet_virtio 9p mac80211_hwsim veth dummy ifb sch_netem sch_fq_codel
       sch_cake sch_fq sch_tbf sch_prio sch_ingress cls_u32 cls_matchall cls_flower act_mirred
-      pktgen tcp_bbr macvlan tcp_diag sch_htb sch_hfsc sch_qfq sch_drr sch_ets bridge)
+      pktgen tcp_bbr tcp_vegas macvlan tcp_diag sch_htb sch_hfsc sch_qfq sch_drr sch_ets bridge)
 # Libraries loaded with dlopen or by our own daemons, not visible to ldd of the above.
 extra_libs=(libnl-3.so.200 libnl-genl-3.so.200 libnl-route-3.so.200 libmnl.so.0 libelf.so.1)
 

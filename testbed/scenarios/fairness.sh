@@ -35,6 +35,8 @@
 #   AIRFAIR_DEMO_OMIT           seconds of each run left out of every figure (3)
 #   AIRFAIR_DEMO_DELAY_MS       netem delay on the wired side, real ms (10)
 #   AIRFAIR_DEMO_SEED           the medium's seed (7)
+#   AIRFAIR_DEMO_SAVE           keep each run's raw data in this directory, files named
+#                               ${FAIR_SAVE_PREFIX:-Q-DIR}-* (testbed/analysis reads them)
 
 FAIR_K=${AIRFAIR_MEDIUM_K:-6}
 FAIR_OMIT=${AIRFAIR_DEMO_OMIT:-3}
@@ -62,7 +64,8 @@ if [ -z "${FAIR_NSTA:-}" ]; then
 	FAIR_LINK=("" "snr 35" "snr 19" "snr 11 rate-cap 6")
 fi
 # FAIR_FLOWS[i]: station i's flows in a mixed run, each tcp-down, tcp-up, udp-down[:RATE]
-# or udp-up[:RATE] (RATE as iperf3's -b, 20M by default)
+# or udp-up[:RATE] (RATE as iperf3's -b, 20M by default), a TCP one with @CC for its
+# congestion control (tcp-down@reno)
 
 # The embedded medium config: AP = radio 0, station i = radio i; `pair` = both directions.
 fair_medium_conf() {
@@ -301,8 +304,9 @@ fair_run() {
 		for f in $(fair_flows "$i" "$dir"); do
 			args="-t $secs -O $FAIR_OMIT -J --connect-timeout 3000"
 			case $f in *-down*) args+=" -R" ;; esac
+			case $f in *@*) args+=" -C ${f#*@}" ;; esac
 			case $f in udp-*)
-				r=${f#*:}; [ "$r" = "$f" ] && r=20M
+				r=${f%@*}; r=${r#*:}; [ "$r" = "${f%@*}" ] && r=20M
 				args+=" -u -b $r -l 1400" ;;
 			esac
 			timeout $((secs + FAIR_OMIT + 30)) ip netns exec "$(sta_ns "$i")" \
@@ -311,7 +315,7 @@ fair_run() {
 			pids+=($!)
 			k=$((k + 1))
 		done
-		f=$(fair_flows "$i" "$dir"); f=${f%% *}; f=${f#*-}; dirs+=" ${f%%:*}"
+		f=$(fair_flows "$i" "$dir"); f=${f%% *}; f=${f#*-}; dirs+=" ${f%%[:@]*}"
 	done
 	t0=$EPOCHREALTIME
 	sleep "$FAIR_OMIT"
@@ -341,7 +345,7 @@ fair_run() {
 		for ((i = 1; i <= FAIR_NSTA; i++)); do echo "$i ${STA_MAC[i]}"; done > "$WIFI_DIR/stations.txt"
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json \
 			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt}; do
-			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/$q-$dir-${f##*/}"
+			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
 	fi
 	local a0 a1 l0 l1
@@ -408,6 +412,20 @@ fair_efficiency() {
 	FAIR_OPT=$(for ((i = 1; i <= FAIR_NSTA; i++)); do echo "${FAIR_GPA[i]:-0}"; done |
 		awk -v b="$1" -v n="$FAIR_NSTA" '{ s += $1 * b / 100 / n } END{ printf "%.2f", s }')
 	FAIR_EFF=$(awk -v g="$FAIR_TOTAL" -v o="$FAIR_OPT" 'BEGIN{ if (o > 0) printf "%.3f", g / o; else print "n/a" }')
+}
+
+# fair_delayed_ack D: D = 1 makes every TCP receiver ACK each segment (the route's
+# quickack: the stations' for downloads, the server's for uploads), as chen-yan's
+# DelACK 1; D = 2 restores Linux's delayed ACK (about every second full segment).
+fair_delayed_ack() {
+	local i q=""
+	[ "$1" = 1 ] && q="quickack 1"
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		# shellcheck disable=SC2086
+		ip -n "$(sta_ns "$i")" route replace default via "$WIFI_AP_IP" dev "${STA_IF[i]}" $q || return 1
+	done
+	# shellcheck disable=SC2086
+	ip -n "$SERVER_NS" route replace "$WIFI_NET.0/24" via "$WIRED_AP_IP" $q
 }
 
 fair_jain() { awk '{ s += $1; q += $1 * $1; n++ } END { if (q > 0) printf "%.4f", s * s / (n * q); else print "n/a" }'; }

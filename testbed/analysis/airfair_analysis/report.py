@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Figures from saved scenario runs (testbed/scenarios.sh):
+
+    build/results/scenarios/NAME/GUEST/meta.txt       kernel, seed, hook, stations
+    build/results/scenarios/NAME/GUEST/RUN/QDISC-*    one measured run (run.py)
+
+summarise() reads them into one record per (run, qdisc, guest); aggregate() folds the
+guests (seeds x kernels) into mean/min/max; markdown() writes the results report with
+the paper's published figures beside ours, plots() the PNGs it links.
+"""
+import glob
+import json
+import os
+import statistics
+import sys
+
+from .metrics import efficiency, jain
+from .run import load_run
+from .scenario import PUBLISHED_METRICS
+
+
+def read_meta(path):
+    meta = {"stations": []}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "station":
+                meta["stations"].append({"index": int(w[1]), "mac": w[2], "rate_down": float(w[3]),
+                                         "rate_up": float(w[4]), "link": " ".join(w[5:])})
+            else:
+                meta[w[0]] = " ".join(w[1:])
+    return meta
+
+
+def summarise(resdir):
+    """One dict per measured (guest, run, qdisc) under RESDIR (a scenario's results)."""
+    out = []
+    for guest in sorted(glob.glob(os.path.join(glob.escape(resdir), "*", "meta.txt"))):
+        gdir = os.path.dirname(guest)
+        meta = read_meta(guest)
+        for rdir in sorted(d for d in glob.glob(os.path.join(glob.escape(gdir), "*"))
+                           if os.path.isdir(d)):
+            runs = {}
+            for m1 in glob.glob(os.path.join(glob.escape(rdir), "*-m1.json")):
+                prefix = m1[:-len("-m1.json")]
+                runs[os.path.basename(prefix)] = load_run(prefix)
+            fifo = runs.get("pfifo")
+            for q, r in sorted(runs.items()):
+                gps = [s.goodput_mbps for s in r.stations]
+                rec = {
+                    "guest": os.path.basename(gdir), "kernel": meta.get("kernel", "?"),
+                    "seed": int(meta.get("seed", 0)), "hook": meta.get("hook") == "yes",
+                    "seconds": int(meta.get("seconds", 0)),
+                    "run": os.path.basename(rdir), "qdisc": q,
+                    "jain": r.jain, "jain_backoff": r.jain_backoff,
+                    "throughput_jain": jain(gps) if any(gps) else float("nan"),
+                    "shares": r.shares(), "goodput": gps, "goodput_mbps": sum(gps),
+                    "busy": r.busy,
+                    "backlogged": [s.backlogged for s in r.stations],
+                    "efficiency": (efficiency(gps, [s.airtime_us for s in r.stations], r.sim_us,
+                                              fifo.busy) if fifo else None),
+                }
+                out.append(rec)
+    return out
+
+
+def _stat(xs):
+    xs = [x for x in xs if x is not None and x == x]
+    if not xs:
+        return None
+    return {"mean": statistics.fmean(xs), "min": min(xs), "max": max(xs), "n": len(xs)}
+
+
+def aggregate(records):
+    """(run, qdisc) -> statistics over the guests (seeds x kernels) of each metric."""
+    groups = {}
+    for r in records:
+        groups.setdefault((r["run"], r["qdisc"]), []).append(r)
+    out = {}
+    for key, rs in groups.items():
+        n = max(len(r["shares"]) for r in rs)
+        out[key] = {m: _stat([r[m] for r in rs]) for m in
+                    ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy")}
+        out[key]["shares"] = [statistics.fmean(r["shares"][i] for r in rs if len(r["shares"]) > i)
+                              for i in range(n)]
+        out[key]["guests"] = sorted({r["guest"] for r in rs})
+        out[key]["kernels"] = sorted({r["kernel"] for r in rs})
+        out[key]["seconds"] = sorted({r["seconds"] for r in rs})
+        out[key]["hook"] = sorted({r["hook"] for r in rs})
+    return out
+
+
+def _fmt(st, digits=4):
+    if st is None:
+        return "n/a"
+    if st["n"] == 1 or st["min"] == st["max"]:
+        return f"{st['mean']:.{digits}f}"
+    return f"{st['mean']:.{digits}f} ({st['min']:.{digits}f}-{st['max']:.{digits}f})"
+
+
+def markdown(sc, agg, plots=()):
+    """The scenario's section of docs/results.md."""
+    lines = [f"## {sc.title}", "", f"`testbed/scenarios/{sc.name}.toml`" +
+             (f", after {sc.paper}" if sc.paper else "") + ".", ""]
+    if not agg:
+        lines += ["No saved runs: `make scenarios SCENARIOS=" + sc.name + "`.", ""]
+        return "\n".join(lines)
+    kernels = sorted({k for a in agg.values() for k in a["kernels"]})
+    guests = sorted({g for a in agg.values() for g in a["guests"]})
+    secs = sorted({x for a in agg.values() for x in a["seconds"]})
+    hook = sorted({x for a in agg.values() for x in a["hook"]})
+    src = {(True,): "the mac80211 hook", (False,): "airfair-feeder (stock mac80211)"}.get(
+        tuple(hook), "the hook in some guests, airfair-feeder in others")
+    lines += [f"{len(sc.stations)} stations ({'; '.join(sc.link(i) for i in range(1, len(sc.stations) + 1))}), "
+              f"{'/'.join(str(x) for x in secs)} s measured per run, dilation k = {sc.dilation}, "
+              f"airfair's rates from {src}; "
+              f"{len(guests)} guests (seeds x kernels {', '.join(kernels)}). "
+              "Each cell: mean (min-max) over them; airtime from the medium's ground truth; "
+              "efficiency = goodput / the airtime-fair optimum at pfifo's busy air.", ""]
+    pub = sc.published
+    head = ["run", "qdisc", "airtime Jain"]
+    if "jain" in pub:
+        head.append("paper")
+    head += ["throughput Jain", "goodput Mbit/s"]
+    if "goodput_mbps" in pub:
+        head.append("paper")
+    head += ["efficiency", "busy"]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for run in sc.runs:
+        for q in sc.qdiscs:
+            a = agg.get((run.name, q))
+            if a is None:
+                continue
+            row = [run.name, q, _fmt(a["jain"])]
+            if "jain" in pub:
+                v = pub["jain"].get(run.name, {}).get(q)
+                row.append("" if v is None else f"{v:.4f}")
+            row += [_fmt(a["throughput_jain"]), _fmt(a["goodput_mbps"], 2)]
+            if "goodput_mbps" in pub:
+                v = pub["goodput_mbps"].get(run.name, {}).get(q)
+                row.append("" if v is None else f"{v:.2f}")
+            row += [_fmt(a["efficiency"], 3), _fmt(a["busy"], 3)]
+            lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    if pub:
+        lines += [f"Paper: {sc.published_source}.", ""]
+    for p in plots:
+        lines += [f"![{sc.name}]({p})", ""]
+    return "\n".join(lines)
+
+
+def plots(sc, agg, outdir):
+    """Airtime shares per run and qdisc as stacked bars; returns the PNG paths."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(outdir, exist_ok=True)
+    paths = []
+    for run in sc.runs:
+        qs = [q for q in sc.qdiscs if (run.name, q) in agg]
+        if not qs:
+            continue
+        fig, ax = plt.subplots(figsize=(1.4 * len(qs) + 2, 3.2))
+        n = len(sc.stations)
+        bottom = [0.0] * len(qs)
+        for i in range(n):
+            vals = [agg[(run.name, q)]["shares"][i] if i < len(agg[(run.name, q)]["shares"]) else 0
+                    for q in qs]
+            ax.bar(qs, vals, bottom=bottom, label=f"sta{i + 1}")
+            bottom = [b + v for b, v in zip(bottom, vals)]
+        for x, q in enumerate(qs):
+            j = agg[(run.name, q)]["jain"]
+            if j:
+                ax.text(x, 1.01, f"J={j['mean']:.3f}", ha="center", va="bottom", fontsize=8)
+        ax.axhline(1 / n, color="k", lw=0.5, ls=":")
+        ax.set_ylim(0, 1.12)
+        ax.set_ylabel("airtime share (medium)")
+        ax.set_title(f"{sc.name} {run.name}", fontsize=10)
+        ax.legend(fontsize=7, ncol=n, loc="lower center", bbox_to_anchor=(0.5, -0.3))
+        fig.tight_layout()
+        p = os.path.join(outdir, f"{sc.name}-{run.name}.png")
+        fig.savefig(p, dpi=90)
+        plt.close(fig)
+        paths.append(p)
+    return paths
+
+
+def write_json(path, records):
+    with open(path + ".tmp", "w") as f:
+        json.dump(records, f, indent=1, default=lambda o: None)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
+HEADER = """# Results: the papers' experiments on the testbed
+
+Generated by `make report` (testbed/analysis/airfair_analysis/report.py) from the raw data
+`make scenarios` saves under build/results/scenarios/; do not edit by hand. Scenarios are
+data: testbed/scenarios/*.toml (docs/scenarios.md). Every figure is simulated time
+through airfair-medium (goodput = iperf3 x dilation k); airtime is the medium's ground
+truth, never the qdisc's own accounting.
+"""
+
+
+def main(argv=None):
+    import argparse
+    from .scenario import REPO, ScenarioError, load
+    ap = argparse.ArgumentParser(prog="airfair_analysis.report",
+                                 description="docs/results.md and plots from saved scenario runs")
+    ap.add_argument("--results", default=os.path.join(REPO, "build", "results", "scenarios"))
+    ap.add_argument("--out", default=os.path.join(REPO, "docs", "results.md"))
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("names", nargs="*", help="scenarios (default: every testbed/scenarios/*.toml)")
+    a = ap.parse_args(argv)
+    names = a.names or sorted(os.path.basename(p)[:-5] for p in
+                              glob.glob(os.path.join(REPO, "testbed", "scenarios", "*.toml")))
+    sections = [HEADER]
+    plotdir = os.path.join(os.path.dirname(a.out), "results")
+    for n in names:
+        try:
+            sc = load(os.path.join(REPO, "testbed", "scenarios", n + ".toml"))
+        except ScenarioError as e:
+            print(f"report: {e}", file=sys.stderr)
+            return 1
+        resdir = os.path.join(a.results, n)
+        recs = summarise(resdir) if os.path.isdir(resdir) else []
+        if recs:
+            write_json(os.path.join(resdir, "summary.json"), recs)
+        agg = aggregate(recs)
+        pngs = [] if a.no_plots or not agg else plots(sc, agg, plotdir)
+        rel = [os.path.relpath(p, os.path.dirname(a.out)) for p in pngs]
+        sections.append(markdown(sc, agg, rel))
+        print(f"report: {n}: {len(recs)} measured runs, {len(pngs)} plots", file=sys.stderr)
+    with open(a.out + ".tmp", "w") as f:
+        f.write("\n".join(sections).rstrip("\n") + "\n")
+    os.replace(a.out + ".tmp", a.out)
+    print(f"report: wrote {os.path.relpath(a.out)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

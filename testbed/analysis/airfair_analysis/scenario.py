@@ -1,0 +1,317 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Scenarios as data: testbed/scenarios/NAME.toml (docs/scenarios.md).
+
+A scenario names the stations (their links in the medium), the runs (the traffic
+each station carries, the TCP delayed-ACK setting), the qdiscs every run is
+measured under, the duration and the seeds. load() checks it and says what is
+wrong with which key; plan_sh() turns one seed of it into the shell variables
+testbed/run-scenario.sh (inside the VM, where there is no Python) executes.
+"""
+import os
+import re
+import shlex
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from typing import Dict, List
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "testbed"))
+import airtime_ref  # noqa: E402  (PHY tables from sch_airfair/phy_params.h)
+
+# The qdiscs testbed/scenarios/fairness.sh (fair_set_qdisc) knows.
+QDISCS = ("pfifo", "fq_codel", "cake", "airfair", "airfair-naive", "airfair-estimated",
+          "airfair-nowindow", "airfair-static", "airfair-pending", "airfair-default")
+# Congestion controls the guest has (vm/mkinitramfs.sh loads their modules).
+CCS = ("cubic", "reno", "bbr", "vegas")
+FLOW_KINDS = ("tcp-down", "tcp-up", "udp-down", "udp-up")
+# The harness's PHYs: the medium and hwsim run 802.11a (legacy OFDM, 5 GHz) only so far.
+PHYS = ("11a",)
+MAX_STATIONS = 16
+
+
+class ScenarioError(ValueError):
+    pass
+
+
+@dataclass
+class Flow:
+    kind: str                 # tcp-down | tcp-up | udp-down | udp-up
+    cc: str = ""              # TCP congestion control ("" = the kernel's default)
+    rate: str = ""            # UDP offered load, iperf3 -b syntax
+
+    def spec(self):
+        """The flow as fairness.sh's FAIR_FLOWS word: KIND[:RATE][@CC]."""
+        s = self.kind
+        if self.rate:
+            s += ":" + self.rate
+        if self.cc:
+            s += "@" + self.cc
+        return s
+
+
+@dataclass
+class Run:
+    name: str
+    delayed_ack: int                      # 1: every segment ACKed (quickack), 2: Linux's default
+    flows: Dict[int, List[Flow]]          # station index -> its flows
+
+    @property
+    def directions(self):
+        return sorted({f.kind.split("-")[1] for fl in self.flows.values() for f in fl})
+
+
+@dataclass
+class Scenario:
+    name: str
+    title: str
+    paper: str
+    phy: str
+    dilation: int
+    seconds: int
+    omit: int
+    wired_delay_ms: float
+    seeds: List[int]
+    qdiscs: List[str]
+    stations: List[dict]                  # index 0 = station 1: snr, loss, rate_cap
+    runs: List[Run] = field(default_factory=list)
+    path: str = ""
+    # the paper's figures to print beside ours: metric -> run -> qdisc -> value
+    published: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+    published_source: str = ""
+
+    def link(self, i):
+        """Station i's (1-based) medium `pair` clause."""
+        s = self.stations[i - 1]
+        out = f"snr {s['snr']:g}"
+        if s.get("rate_cap"):
+            out += f" rate-cap {s['rate_cap']:g}"
+        if s.get("loss"):
+            out += f" loss {s['loss']:g}"
+        return out
+
+
+def legacy_ofdm_rates():
+    """802.11a/g rates in Mbit/s, from the model's OFDM table."""
+    p, t = airtime_ref.P, airtime_ref.T
+    return sorted(p["OFDM_NSD"] * m["bpscs"] * m["rnum"] / m["rden"] / (p["OFDM_SYM_NS"] / 1000)
+                  for m in t["OFDM"])
+
+
+def _check_keys(where, table, allowed, required=()):
+    if not isinstance(table, dict):
+        raise ScenarioError(f"{where}: expected a table, got {type(table).__name__}")
+    for k in table:
+        if k not in allowed:
+            raise ScenarioError(f"{where}: unknown key '{k}' (known: {', '.join(allowed)})")
+    for k in required:
+        if k not in table:
+            raise ScenarioError(f"{where}: '{k}' is missing")
+
+
+def _num(where, v, lo, hi, integer=False):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or (integer and not isinstance(v, int)):
+        raise ScenarioError(f"{where}: {v!r} is not {'a whole number' if integer else 'a number'}")
+    if not lo <= v <= hi:
+        raise ScenarioError(f"{where}: {v} is out of range ({lo} to {hi})")
+    return v
+
+
+def _flows(where, spec, nsta):
+    """[[runs.flows]] entries -> {station: [Flow]}"""
+    if not isinstance(spec, list) or not spec:
+        raise ScenarioError(f"{where}: 'flows' must be a non-empty array of tables")
+    out = {i: [] for i in range(1, nsta + 1)}
+    for j, f in enumerate(spec):
+        w = f"{where}.flows[{j}]"
+        _check_keys(w, f, ("stations", "kind", "cc", "rate"), ("stations", "kind"))
+        st = f["stations"]
+        if st == "all":
+            st = list(range(1, nsta + 1))
+        if not isinstance(st, list) or not st:
+            raise ScenarioError(f"{w}.stations: \"all\" or a list of station numbers")
+        for i in st:
+            _num(f"{w}.stations", i, 1, nsta, integer=True)
+        kind = f["kind"]
+        if kind not in FLOW_KINDS:
+            raise ScenarioError(f"{w}.kind: '{kind}' is not one of {', '.join(FLOW_KINDS)}")
+        cc = f.get("cc", "")
+        if cc and (kind.startswith("udp") or cc not in CCS):
+            raise ScenarioError(f"{w}.cc: '{cc}' " + ("is for TCP flows" if kind.startswith("udp")
+                                else f"is not one of {', '.join(CCS)}"))
+        rate = f.get("rate", "")
+        if rate and (not kind.startswith("udp") or not re.fullmatch(r"\d+(\.\d+)?[KMG]?", str(rate))):
+            raise ScenarioError(f"{w}.rate: '{rate}' " + ("is for UDP flows" if not kind.startswith("udp")
+                                else "is not a rate like 20M"))
+        for i in st:
+            out[i].append(Flow(kind, cc, str(rate)))
+    return out
+
+
+def parse(text, name, path=""):
+    try:
+        d = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{path or name}: {e}") from None
+    top = ("title", "paper", "phy", "dilation", "seconds", "omit", "wired_delay_ms", "seeds",
+           "qdiscs", "stations", "runs", "published")
+    _check_keys(name, d, top, ("title", "stations", "runs", "qdiscs"))
+    phy = d.get("phy", "11a")
+    if phy not in PHYS:
+        known = ", ".join(airtime_ref.PHY_NAMES)
+        raise ScenarioError(f"{name}.phy: '{phy}' is not run by the testbed yet (it runs "
+                            f"{', '.join(PHYS)}; the qdisc's presets are {known})")
+    sc = Scenario(
+        name=name, path=path, title=str(d["title"]), paper=str(d.get("paper", "")), phy=phy,
+        dilation=_num(f"{name}.dilation", d.get("dilation", 6), 1, 100, integer=True),
+        seconds=_num(f"{name}.seconds", d.get("seconds", 20), 5, 600, integer=True),
+        omit=_num(f"{name}.omit", d.get("omit", 3), 0, 60, integer=True),
+        wired_delay_ms=_num(f"{name}.wired_delay_ms", d.get("wired_delay_ms", 10), 0, 1000),
+        seeds=d.get("seeds", [7]), qdiscs=d["qdiscs"], stations=[])
+    if not isinstance(sc.seeds, list) or not sc.seeds:
+        raise ScenarioError(f"{name}.seeds: a non-empty list of whole numbers")
+    for s in sc.seeds:
+        _num(f"{name}.seeds", s, 0, 2**31 - 1, integer=True)
+    if len(set(sc.seeds)) != len(sc.seeds):
+        raise ScenarioError(f"{name}.seeds: a seed is listed twice")
+    if not isinstance(sc.qdiscs, list) or not sc.qdiscs:
+        raise ScenarioError(f"{name}.qdiscs: a non-empty list")
+    for q in sc.qdiscs:
+        if q not in QDISCS:
+            raise ScenarioError(f"{name}.qdiscs: '{q}' is not one of {', '.join(QDISCS)}")
+    if len(set(sc.qdiscs)) != len(sc.qdiscs):
+        raise ScenarioError(f"{name}.qdiscs: a qdisc is listed twice")
+    st = d["stations"]
+    if not isinstance(st, list) or not 1 <= len(st) <= MAX_STATIONS:
+        raise ScenarioError(f"{name}.stations: 1 to {MAX_STATIONS} [[stations]] tables")
+    rates = legacy_ofdm_rates()
+    for i, s in enumerate(st, 1):
+        w = f"{name}.stations[{i}]"
+        _check_keys(w, s, ("snr", "loss", "rate_cap"), ("snr",))
+        _num(f"{w}.snr", s["snr"], -10, 80)
+        if "loss" in s:
+            _num(f"{w}.loss", s["loss"], 0, 0.95)
+        if "rate_cap" in s and s["rate_cap"] not in rates:
+            raise ScenarioError(f"{w}.rate_cap: {s['rate_cap']} Mbit/s is not an 802.11a rate "
+                                f"({', '.join(f'{r:g}' for r in rates)})")
+        sc.stations.append(dict(s))
+    runs = d["runs"]
+    if not isinstance(runs, list) or not runs:
+        raise ScenarioError(f"{name}.runs: at least one [[runs]] table")
+    for j, r in enumerate(runs):
+        w = f"{name}.runs[{j}]"
+        _check_keys(w, r, ("name", "delayed_ack", "flows"), ("name", "flows"))
+        rn = r["name"]
+        if not isinstance(rn, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.]*", rn):
+            raise ScenarioError(f"{w}.name: '{rn}' (lower-case letters, digits, '_' and '.')")
+        if any(x.name == rn for x in sc.runs):
+            raise ScenarioError(f"{w}.name: '{rn}' is used twice")
+        dack = _num(f"{w}.delayed_ack", r.get("delayed_ack", 2), 1, 2, integer=True)
+        sc.runs.append(Run(rn, dack, _flows(w, r["flows"], len(sc.stations))))
+        if not any(sc.runs[-1].flows.values()):
+            raise ScenarioError(f"{w}.flows: no station has a flow")
+    _published(sc, d.get("published", {}))
+    return sc
+
+
+# What a [published] table may hold: metric -> what it is (docs/results.md prints it).
+PUBLISHED_METRICS = {"jain": "airtime Jain", "throughput_jain": "throughput Jain",
+                     "goodput_mbps": "total goodput (Mbit/s)"}
+
+
+def _published(sc, p):
+    w = f"{sc.name}.published"
+    _check_keys(w, p, ("source",) + tuple(PUBLISHED_METRICS))
+    sc.published_source = str(p.get("source", ""))
+    runs = {r.name for r in sc.runs}
+    for metric in PUBLISHED_METRICS:
+        if metric not in p:
+            continue
+        table = p[metric]
+        _check_keys(f"{w}.{metric}", table, sorted(runs))
+        sc.published[metric] = {}
+        for run, row in table.items():
+            _check_keys(f"{w}.{metric}.{run}", row, sc.qdiscs)
+            sc.published[metric][run] = {q: _num(f"{w}.{metric}.{run}.{q}", v, 0, 1e6)
+                                         for q, v in row.items()}
+    if p and not sc.published_source:
+        raise ScenarioError(f"{w}.source: say where the published figures come from")
+
+
+def load(path):
+    name = os.path.splitext(os.path.basename(path))[0]
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+        raise ScenarioError(f"{path}: a scenario's file name is its name: lower-case, digits, - and _")
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError(f"{path}: {e}") from None
+    return parse(text, name, path)
+
+
+def plan_sh(sc, seed):
+    """One seed of SC as bash assignments for testbed/run-scenario.sh."""
+    q = shlex.quote
+    lines = [f"# {sc.name} seed {seed}: generated from {os.path.relpath(sc.path, REPO) if sc.path else sc.name}",
+             f"SCEN_NAME={q(sc.name)}", f"SCEN_SEED={seed}", f"SCEN_SECONDS={sc.seconds}",
+             f"SCEN_QDISCS={q(' '.join(sc.qdiscs))}",
+             f"AIRFAIR_MEDIUM_K={sc.dilation}", f"AIRFAIR_DEMO_SEED={seed}",
+             f"AIRFAIR_DEMO_OMIT={sc.omit}",
+             f"AIRFAIR_DEMO_DELAY_MS={sc.wired_delay_ms:g}",
+             f"FAIR_NSTA={len(sc.stations)}",
+             "FAIR_SNR=(\"\" " + " ".join(f"{s['snr']:g}" for s in sc.stations) + ")",
+             "FAIR_LINK=(\"\" " + " ".join(q(sc.link(i)) for i in range(1, len(sc.stations) + 1)) + ")",
+             "SCEN_RUNS=(" + " ".join(r.name for r in sc.runs) + ")",
+             # the guest's time limit: every run under every qdisc, set-up and drains
+             f"SCEN_BUDGET_S={300 + len(sc.runs) * len(sc.qdiscs) * (sc.seconds + sc.omit + 60)}"]
+    for r in sc.runs:
+        v = r.name.replace(".", "_")
+        lines.append(f"SCEN_DACK_{v}={r.delayed_ack}")
+        lines.append(f"SCEN_FLOWS_{v}=(\"\" " + " ".join(
+            q(" ".join(f.spec() for f in r.flows[i])) for i in range(1, len(sc.stations) + 1)) + ")")
+    return "\n".join(lines) + "\n"
+
+
+def smoke(sc):
+    """Cut SC down to what make check can afford: its first run, pfifo and airfair (or
+    its first two qdiscs), 8 s measured, its first seed."""
+    sc.runs = sc.runs[:1]
+    sc.qdiscs = [q for q in sc.qdiscs if q in ("pfifo", "airfair")] or sc.qdiscs[:2]
+    sc.seconds = 8
+    sc.seeds = sc.seeds[:1]
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(prog="airfair_analysis.scenario",
+                                 description="check a scenario, or print one seed's plan")
+    ap.add_argument("command", choices=("check", "plan", "seeds"))
+    ap.add_argument("file")
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--seconds", type=int, help="measured seconds per run instead of the file's")
+    ap.add_argument("--smoke", action="store_true",
+                    help="the first run only, under pfifo and airfair, 8 s (make check)")
+    a = ap.parse_args(argv)
+    try:
+        sc = load(a.file)
+        if a.smoke:
+            smoke(sc)
+        if a.seconds is not None:
+            sc.seconds = _num("--seconds", a.seconds, 5, 600, integer=True)
+    except ScenarioError as e:
+        print(f"scenario: {e}", file=sys.stderr)
+        return 1
+    if a.command == "check":
+        print(f"{sc.name}: {len(sc.stations)} stations, {len(sc.runs)} runs x {len(sc.qdiscs)} "
+              f"qdiscs x {len(sc.seeds)} seeds, {sc.seconds + sc.omit} s each")
+    elif a.command == "seeds":
+        print(" ".join(str(s) for s in sc.seeds))
+    else:
+        print(plan_sh(sc, sc.seeds[0] if a.seed is None else a.seed), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make check's scenario smoke (testbed/scenarios.sh --smoke --out DIR), as TAP: each
+scenario's guest measured every run under every qdisc of its plan, no station starved
+under airfair, and airfair's airtime Jain (medium ground truth) is at least MIN_JAIN and
+not below pfifo's in the same run."""
+import glob
+import os
+import re
+import shlex
+import sys
+
+from .report import summarise
+
+MIN_JAIN = 0.9
+
+
+def plan_values(path):
+    """SCEN_RUNS and SCEN_QDISCS of a plan.in (scenario.plan_sh's format)."""
+    text = open(path).read()
+    runs = re.findall(r"^SCEN_RUNS=\((.*)\)$", text, re.M)
+    qdiscs = re.findall(r"^SCEN_QDISCS=(.*)$", text, re.M)
+    return shlex.split(runs[-1]), shlex.split(qdiscs[-1])[0].split()
+
+
+def check(root):
+    """(ok, description, diagnostics) per assertion."""
+    out = []
+    for plan in sorted(glob.glob(os.path.join(glob.escape(root), "*", "*", "plan.in"))):
+        gdir = os.path.dirname(plan)
+        name = f"{os.path.basename(os.path.dirname(gdir))}/{os.path.basename(gdir)}"
+        runs, qdiscs = plan_values(plan)
+        recs = {(r["run"], r["qdisc"]): r for r in summarise(os.path.dirname(gdir))
+                if r["guest"] == os.path.basename(gdir)}
+        missing = [f"{r}/{q}" for r in runs for q in qdiscs if (r, q) not in recs]
+        out.append((not missing, f"{name}: every run measured under {', '.join(qdiscs)}",
+                    f"missing: {' '.join(missing)} (see {gdir}/console.txt)" if missing else ""))
+        for r in runs:
+            a, f = recs.get((r, "airfair")), recs.get((r, "pfifo"))
+            if a is None:
+                continue
+            starved = [i + 1 for i, g in enumerate(a["goodput"]) if g <= 0]
+            out.append((not starved, f"{name} {r}: every station has goodput under airfair",
+                        f"no goodput: sta{starved}" if starved else ""))
+            ok = a["jain"] >= MIN_JAIN and (f is None or a["jain"] >= f["jain"])
+            out.append((ok, f"{name} {r}: airfair airtime Jain {a['jain']:.4f} >= {MIN_JAIN}"
+                        + (f" and >= pfifo's {f['jain']:.4f}" if f else ""),
+                        "shares " + " ".join(f"{x:.3f}" for x in a["shares"])))
+    return out
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python3 -m airfair_analysis.smoke DIR", file=sys.stderr)
+        return 2
+    res = check(argv[0])
+    print("TAP version 13")
+    if not res:
+        print(f"1..1\nnot ok 1 - smoke results in {argv[0]}\n# no plan.in found: the guests did not run")
+        return 1
+    print(f"1..{len(res)}")
+    for n, (ok, what, diag) in enumerate(res, 1):
+        print(f"{'ok' if ok else 'not ok'} {n} - {what}")
+        if diag:
+            print(f"# {diag}")
+    return 0 if all(ok for ok, _, _ in res) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0
+import glob
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from airfair_analysis.report import aggregate, markdown, summarise
+from airfair_analysis.scenario import REPO, ScenarioError, load, parse, plan_sh
+
+GOOD = """
+title = "t"
+seeds = [3, 4]
+qdiscs = ["pfifo", "airfair"]
+[[stations]]
+snr = 35
+[[stations]]
+snr = 11
+rate_cap = 6
+loss = 0.2
+[[runs]]
+name = "down.d1"
+delayed_ack = 1
+flows = [{ stations = "all", kind = "tcp-down", cc = "reno" },
+         { stations = [2], kind = "udp-up", rate = "5M" }]
+[[runs]]
+name = "up"
+flows = [{ stations = [1], kind = "tcp-up" }]
+[published]
+source = "somewhere"
+[published.jain]
+"down.d1" = { airfair = 0.99 }
+"""
+
+
+class Scenario(unittest.TestCase):
+    def test_parse(self):
+        sc = parse(GOOD, "t")
+        self.assertEqual(sc.seeds, [3, 4])
+        self.assertEqual(sc.link(2), "snr 11 rate-cap 6 loss 0.2")
+        self.assertEqual([f.spec() for f in sc.runs[0].flows[2]], ["tcp-down@reno", "udp-up:5M"])
+        self.assertEqual(sc.runs[1].delayed_ack, 2)
+        self.assertEqual(sc.runs[1].flows[2], [])
+        self.assertEqual(sc.published["jain"]["down.d1"]["airfair"], 0.99)
+
+    def test_plan_in_bash(self):
+        """The plan, sourced by bash, gives run-scenario.sh the scenario's values."""
+        plan = plan_sh(parse(GOOD, "t"), 4)
+        res = subprocess.run(["bash", "-c", plan + 'printf "%s|" "$SCEN_SEED" "$SCEN_QDISCS" '
+                              '"${FAIR_LINK[2]}" "${SCEN_FLOWS_down_d1[2]}" "${SCEN_FLOWS_up[2]}" '
+                              '"$SCEN_DACK_down_d1" "${SCEN_RUNS[*]}" "$FAIR_NSTA"'],
+                             capture_output=True, text=True, check=True)
+        self.assertEqual(res.stdout.split("|")[:-1],
+                         ["4", "pfifo airfair", "snr 11 rate-cap 6 loss 0.2",
+                          "tcp-down@reno udp-up:5M", "", "1", "down.d1 up", "2"])
+
+    def test_errors(self):
+        """Each bad scenario is refused with a message that names what is wrong."""
+        bad = {
+            'qdiscs = ["pfifo", "airfair"]': ('qdiscs = ["pfifo", "sfq"]', "'sfq'"),
+            "snr = 35": ("snr = 35\nsnir = 3", "unknown key 'snir'"),
+            "rate_cap = 6": ("rate_cap = 7", "not an 802.11a rate"),
+            'kind = "tcp-up"': ('kind = "tcp-sideways"', "tcp-sideways"),
+            'rate = "5M"': ('rate = "fast"', "not a rate"),
+            'cc = "reno"': ('cc = "hybla"', "hybla"),
+            "seeds = [3, 4]": ("seeds = [3, 3]", "listed twice"),
+            "delayed_ack = 1": ("delayed_ack = 3", "out of range"),
+            "stations = [2]": ("stations = [3]", "out of range"),
+            '"down.d1" = { airfair': ('"down.d9" = { airfair', "unknown key 'down.d9'"),
+            'title = "t"': ('title = "t"\nphy = "11ax"', "not run by the testbed"),
+            'name = "up"': ('name = "down.d1"', "used twice"),
+        }
+        for old, (new, msg) in bad.items():
+            self.assertIn(old, GOOD)
+            with self.assertRaises(ScenarioError, msg=new) as cm:
+                parse(GOOD.replace(old, new, 1), "t")
+            self.assertIn(msg, str(cm.exception))
+        with self.assertRaises(ScenarioError):
+            parse("title = ", "t")
+
+    def test_shipped(self):
+        """Every scenario in testbed/scenarios/ loads."""
+        files = glob.glob(os.path.join(REPO, "testbed", "scenarios", "*.toml"))
+        self.assertTrue(files)
+        for f in files:
+            self.assertTrue(load(f).runs, f)
+
+
+def medium(sim_us, busy_us, air):
+    return {"medium": {"sim_time_us": sim_us, "channels": [{"busy_us": busy_us}],
+                       "links": [dict(tx=0, rx=i, ac="be", airtime_us=a, backoff_idle_us=0,
+                                      bytes=0, data_us=0) for i, a in enumerate(air, 1)]}}
+
+
+class Report(unittest.TestCase):
+    """Two synthetic guests of a 2-station scenario: summarise, aggregate, the markdown."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.sc = parse(GOOD, "t")
+        # guest, qdisc -> (airtime per station, busy, goodput bit/s per station)
+        runs = {("g1", "pfifo"): ([300, 100], 800, [1e6, 1e6]),
+                ("g1", "airfair"): ([200, 200], 600, [3e6, 1e6]),
+                ("g2", "pfifo"): ([400, 100], 800, [1e6, 1e6]),
+                ("g2", "airfair"): ([250, 250], 700, [3e6, 1e6])}
+        for (g, q), (air, busy, gp) in runs.items():
+            d = os.path.join(self.dir, g, "down.d1")
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(self.dir, g, "meta.txt"), "w") as f:
+                f.write(f"seed {g[1]}\nkernel k{g[1]}\nhook yes\n")
+            p = os.path.join(d, q)
+            json.dump(medium(0, 0, [0, 0]), open(p + "-m0.json", "w"))
+            json.dump(medium(1000, busy, air), open(p + "-m1.json", "w"))
+            open(p + "-medium.conf", "w").write("dilation 2\n")
+            for i, bps in enumerate(gp, 1):
+                json.dump({"end": {"sum_received": {"bits_per_second": bps}}},
+                          open(f"{p}-iperf-sta{i}-0.json", "w"))
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_summary(self):
+        recs = summarise(self.dir)
+        self.assertEqual(len(recs), 4)
+        r = {(x["guest"], x["qdisc"]): x for x in recs}
+        self.assertAlmostEqual(r[("g1", "pfifo")]["jain"], 0.8)       # 400^2 / (2 * 100000)
+        self.assertAlmostEqual(r[("g1", "airfair")]["jain"], 1.0)
+        self.assertAlmostEqual(r[("g1", "airfair")]["goodput_mbps"], 8.0)   # x dilation 2
+        self.assertAlmostEqual(r[("g1", "airfair")]["throughput_jain"], 0.8)
+        # optimum: each station half of pfifo's 80 % busy air at 6/0.2 and 2/0.2 Mbit/s per
+        # second of air: 0.4 * (30 + 10) = 16; efficiency 8 / 16
+        self.assertAlmostEqual(r[("g1", "airfair")]["efficiency"], 0.5)
+        a = aggregate(recs)[("down.d1", "pfifo")]
+        self.assertAlmostEqual(a["jain"]["min"], 25 / 34)
+        self.assertAlmostEqual(a["jain"]["max"], 0.8)
+        self.assertEqual(a["jain"]["n"], 2)
+        self.assertEqual(a["kernels"], ["k1", "k2"])
+
+    def test_markdown(self):
+        md = markdown(self.sc, aggregate(summarise(self.dir)))
+        row = [ln for ln in md.splitlines() if ln.startswith("| down.d1 | airfair |")]
+        self.assertEqual(len(row), 1)
+        self.assertIn("| 1.0000 | 0.9900 |", row[0])      # ours beside the paper's
+        self.assertIn("Paper: somewhere.", md)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run scenarios (testbed/scenarios/NAME.toml) in the test VM, each seed on each kernel in
+# its own guest, and keep the raw data under build/results/scenarios/NAME/KVER-sSEED/
+# (testbed/run-scenario.sh). testbed/analysis turns them into figures (make report).
+#
+#   testbed/scenarios.sh [--kver K]... [--seeds "S..."] [--stock] [--seconds N] [--smoke]
+#                        [--out DIR] [NAME...]
+#
+# Default: every scenario, every supported kernel (scripts/kernels.sh), the scenario's
+# seeds, the patched mac80211 (the hook) where it builds. --stock boots the stock
+# mac80211 (airfair then gets rates from airfair-feeder); its results go to
+# KVER-stock-sSEED. --seconds overrides each run's measured seconds; --smoke runs only
+# each scenario's first run under pfifo and airfair, 8 s, its first seed (make check).
+# --out: the results root instead of build/results/scenarios.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+kvers=() seeds="" stock=0 seconds="" smoke=0 outroot="" names=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) kvers+=("$2"); shift 2 ;;
+	--seeds) seeds=$2; shift 2 ;;
+	--stock) stock=1; shift ;;
+	--seconds) seconds=$2; shift 2 ;;
+	--smoke) smoke=1; shift ;;
+	--out) outroot=$2; shift 2 ;;
+	-h|--help) sed -n '3,14p' "$0"; exit 0 ;;
+	-*) echo "scenarios: unknown option '$1'" >&2; exit 2 ;;
+	*) names+=("$1"); shift ;;
+	esac
+done
+outroot=${outroot:-$repo/build/results/scenarios}
+[ ${#kvers[@]} -gt 0 ] || mapfile -t kvers < <("$repo/scripts/kernels.sh")
+[ ${#kvers[@]} -gt 0 ] || { echo "scenarios: no supported kernel installed (make deps)" >&2; exit 2; }
+if [ ${#names[@]} = 0 ]; then
+	for f in "$here"/scenarios/*.toml; do names+=("$(basename "$f" .toml)"); done
+fi
+plan() { PYTHONPATH=$here/analysis python3 -m airfair_analysis.scenario "$@"; }
+for n in "${names[@]}"; do	# all checked before the first guest boots
+	plan check "$here/scenarios/$n.toml" > /dev/null || exit 2
+done
+
+t0=$SECONDS fails=0 tag=""
+[ $stock = 1 ] && tag=stock-
+for n in "${names[@]}"; do
+	toml=$here/scenarios/$n.toml
+	for k in "${kvers[@]}"; do
+		mods=()
+		if [ $stock = 0 ]; then
+			if "$repo/mac80211-patches/build.sh" "$k" > /dev/null; then
+				mods=(--modules "$repo/build/$k/mac80211")
+			else
+				echo "scenarios: the patched mac80211 did not build for $k; stock mac80211" >&2
+			fi
+		fi
+		for s in ${seeds:-$(plan seeds "$toml" $([ $smoke = 0 ] || echo --smoke))}; do
+			dir=$outroot/$n/$k-${tag}s$s
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			plan plan "$toml" --seed "$s" ${seconds:+--seconds "$seconds"} $([ $smoke = 0 ] || echo --smoke) > "$dir/plan.in"
+			tmo=$(sed -n 's/^SCEN_BUDGET_S=//p' "$dir/plan.in")
+			echo "== $n on $k, seed $s (timeout ${tmo}s): $dir"
+			if ! (cd "$repo" && vm/run.sh --kver "$k" --timeout "$tmo" "${mods[@]}" -- \
+				bash testbed/run-scenario.sh "$dir/plan.in" "$dir") > "$dir/console.txt" 2>&1; then
+				echo "scenarios: $n on $k seed $s failed (see $dir/console.txt)" >&2
+				fails=$((fails + 1))
+			fi
+		done
+	done
+done
+echo "scenarios: done in $((SECONDS - t0)) s, $fails failed"
+[ $fails = 0 ]
