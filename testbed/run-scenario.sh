@@ -50,9 +50,10 @@ for run in "${SCEN_RUNS[@]}"; do
 	v=${run//./_}
 	dack_var=SCEN_DACK_$v
 	flows_var="SCEN_FLOWS_$v[@]"
+	qdiscs_var=SCEN_QDISCS_$v
 	FAIR_FLOWS=("${!flows_var}")
 	fair_delayed_ack "${!dack_var}" || { echo "run-scenario: delayed ACK ${!dack_var} not set"; exit 1; }
-	for q in $SCEN_QDISCS; do
+	for q in ${!qdiscs_var}; do
 		echo ""
 		echo "== $run under $q (delayed ACK ${!dack_var}) =="
 		if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err"; then

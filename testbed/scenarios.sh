@@ -5,18 +5,19 @@
 # (testbed/run-scenario.sh). testbed/analysis turns them into figures (make report).
 #
 #   testbed/scenarios.sh [--kver K]... [--seeds "S..."] [--stock] [--seconds N] [--smoke]
-#                        [--out DIR] [NAME...]
+#                        [--runs "R..."] [--qdiscs "Q..."] [--out DIR] [--progress] [NAME...]
 #
 # Default: every scenario, every supported kernel (scripts/kernels.sh), the scenario's
 # seeds, the patched mac80211 (the hook) where it builds. --stock boots the stock
 # mac80211 (airfair then gets rates from airfair-feeder); its results go to
 # KVER-stock-sSEED. --seconds overrides each run's measured seconds; --smoke runs only
 # each scenario's first run under pfifo and airfair, 8 s, its first seed (make check).
-# --out: the results root instead of build/results/scenarios.
+# --runs/--qdiscs keep only those; --out: the results root instead of
+# build/results/scenarios; --progress shows the guest's progress lines as they come.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kvers=() seeds="" stock=0 seconds="" smoke=0 outroot="" names=()
+kvers=() seeds="" stock=0 seconds="" smoke=0 outroot="" progress=0 filter=() names=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kvers+=("$2"); shift 2 ;;
@@ -25,7 +26,10 @@ while [ $# -gt 0 ]; do
 	--seconds) seconds=$2; shift 2 ;;
 	--smoke) smoke=1; shift ;;
 	--out) outroot=$2; shift 2 ;;
-	-h|--help) sed -n '3,14p' "$0"; exit 0 ;;
+	--runs) filter+=(--runs "$2"); shift 2 ;;
+	--qdiscs) filter+=(--qdiscs "$2"); shift 2 ;;
+	--progress) progress=1; shift ;;
+	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
 	-*) echo "scenarios: unknown option '$1'" >&2; exit 2 ;;
 	*) names+=("$1"); shift ;;
 	esac
@@ -38,9 +42,16 @@ if [ ${#names[@]} = 0 ]; then
 fi
 plan() { PYTHONPATH=$here/analysis python3 -m airfair_analysis.scenario "$@"; }
 for n in "${names[@]}"; do	# all checked before the first guest boots
-	plan check "$here/scenarios/$n.toml" > /dev/null || exit 2
+	plan check "$here/scenarios/$n.toml" "${filter[@]}" > /dev/null || exit 2
 done
 
+show_progress() {
+	if [ $progress = 1 ]; then
+		sed -n -u '/^\(== \|scenario \|mac80211 \|skipped\|run failed\|# wifi\)/p'
+	else
+		cat > /dev/null
+	fi
+}
 t0=$SECONDS fails=0 tag=""
 [ $stock = 1 ] && tag=stock-
 for n in "${names[@]}"; do
@@ -58,11 +69,13 @@ for n in "${names[@]}"; do
 			dir=$outroot/$n/$k-${tag}s$s
 			rm -rf "$dir"
 			mkdir -p "$dir"
-			plan plan "$toml" --seed "$s" ${seconds:+--seconds "$seconds"} $([ $smoke = 0 ] || echo --smoke) > "$dir/plan.in"
+			plan plan "$toml" --seed "$s" ${seconds:+--seconds "$seconds"} "${filter[@]}" \
+				$([ $smoke = 0 ] || echo --smoke) > "$dir/plan.in"
 			tmo=$(sed -n 's/^SCEN_BUDGET_S=//p' "$dir/plan.in")
 			echo "== $n on $k, seed $s (timeout ${tmo}s): $dir"
 			if ! (cd "$repo" && vm/run.sh --kver "$k" --timeout "$tmo" "${mods[@]}" -- \
-				bash testbed/run-scenario.sh "$dir/plan.in" "$dir") > "$dir/console.txt" 2>&1; then
+				bash testbed/run-scenario.sh "$dir/plan.in" "$dir") 2>&1 |
+				tee "$dir/console.txt" | show_progress; then
 				echo "scenarios: $n on $k seed $s failed (see $dir/console.txt)" >&2
 				fails=$((fails + 1))
 			fi

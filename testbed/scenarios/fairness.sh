@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The 3-station airtime-fairness scenario, shared by testbed/demo.sh and
+# The 3-station airtime-fairness scenario, shared by testbed/run-scenario.sh (the
+# scenarios of testbed/scenarios/*.toml, make demo among them) and
 # selftests/fairness_*.sh. Source after selftests/lib.sh. See docs/fairness.md.
 #
 #   fair_setup                  medium + hwsim AP (802.11a, legacy) + 3 stations + wired server
@@ -342,9 +343,11 @@ fair_run() {
 	if [ -n "${AIRFAIR_DEMO_SAVE:-}" ]; then	# keep the raw data (a directory in the repo)
 		mkdir -p "$AIRFAIR_DEMO_SAVE"
 		printf '%s %s\n' "$c0t" "$c1t" > "$WIFI_DIR/window.txt"
+		printf '%s %s\n' "$FAIR_QPEAK" "$FAIR_MPEAK" > "$WIFI_DIR/peaks.txt"
+		printf '%s\n' "$FAIR_TC_STATS" > "$WIFI_DIR/tc.txt"
 		for ((i = 1; i <= FAIR_NSTA; i++)); do echo "$i ${STA_MAC[i]}"; done > "$WIFI_DIR/stations.txt"
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json \
-			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt}; do
+			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
 	fi

@@ -129,7 +129,7 @@ def markdown(sc, agg, plots=()):
     head += ["efficiency", "busy"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run in sc.runs:
-        for q in sc.qdiscs:
+        for q in run.qdiscs:
             a = agg.get((run.name, q))
             if a is None:
                 continue
@@ -159,7 +159,7 @@ def plots(sc, agg, outdir):
     os.makedirs(outdir, exist_ok=True)
     paths = []
     for run in sc.runs:
-        qs = [q for q in sc.qdiscs if (run.name, q) in agg]
+        qs = [q for q in run.qdiscs if (run.name, q) in agg]
         if not qs:
             continue
         fig, ax = plt.subplots(figsize=(1.4 * len(qs) + 2, 3.2))

@@ -56,6 +56,7 @@ class Run:
     name: str
     delayed_ack: int                      # 1: every segment ACKed (quickack), 2: Linux's default
     flows: Dict[int, List[Flow]]          # station index -> its flows
+    qdiscs: List[str] = field(default_factory=list)   # the scenario's unless the run names its own
 
     @property
     def directions(self):
@@ -118,6 +119,17 @@ def _num(where, v, lo, hi, integer=False):
     return v
 
 
+def _qdiscs(where, qs):
+    if not isinstance(qs, list) or not qs:
+        raise ScenarioError(f"{where}: a non-empty list")
+    for q in qs:
+        if q not in QDISCS:
+            raise ScenarioError(f"{where}: '{q}' is not one of {', '.join(QDISCS)}")
+    if len(set(qs)) != len(qs):
+        raise ScenarioError(f"{where}: a qdisc is listed twice")
+    return list(qs)
+
+
 def _flows(where, spec, nsta):
     """[[runs.flows]] entries -> {station: [Flow]}"""
     if not isinstance(spec, list) or not spec:
@@ -175,13 +187,7 @@ def parse(text, name, path=""):
         _num(f"{name}.seeds", s, 0, 2**31 - 1, integer=True)
     if len(set(sc.seeds)) != len(sc.seeds):
         raise ScenarioError(f"{name}.seeds: a seed is listed twice")
-    if not isinstance(sc.qdiscs, list) or not sc.qdiscs:
-        raise ScenarioError(f"{name}.qdiscs: a non-empty list")
-    for q in sc.qdiscs:
-        if q not in QDISCS:
-            raise ScenarioError(f"{name}.qdiscs: '{q}' is not one of {', '.join(QDISCS)}")
-    if len(set(sc.qdiscs)) != len(sc.qdiscs):
-        raise ScenarioError(f"{name}.qdiscs: a qdisc is listed twice")
+    _qdiscs(f"{name}.qdiscs", sc.qdiscs)
     st = d["stations"]
     if not isinstance(st, list) or not 1 <= len(st) <= MAX_STATIONS:
         raise ScenarioError(f"{name}.stations: 1 to {MAX_STATIONS} [[stations]] tables")
@@ -201,14 +207,15 @@ def parse(text, name, path=""):
         raise ScenarioError(f"{name}.runs: at least one [[runs]] table")
     for j, r in enumerate(runs):
         w = f"{name}.runs[{j}]"
-        _check_keys(w, r, ("name", "delayed_ack", "flows"), ("name", "flows"))
+        _check_keys(w, r, ("name", "delayed_ack", "flows", "qdiscs"), ("name", "flows"))
         rn = r["name"]
         if not isinstance(rn, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_.]*", rn):
             raise ScenarioError(f"{w}.name: '{rn}' (lower-case letters, digits, '_' and '.')")
         if any(x.name == rn for x in sc.runs):
             raise ScenarioError(f"{w}.name: '{rn}' is used twice")
         dack = _num(f"{w}.delayed_ack", r.get("delayed_ack", 2), 1, 2, integer=True)
-        sc.runs.append(Run(rn, dack, _flows(w, r["flows"], len(sc.stations))))
+        qs = _qdiscs(f"{w}.qdiscs", r.get("qdiscs", sc.qdiscs))
+        sc.runs.append(Run(rn, dack, _flows(w, r["flows"], len(sc.stations)), qs))
         if not any(sc.runs[-1].flows.values()):
             raise ScenarioError(f"{w}.flows: no station has a flow")
     _published(sc, d.get("published", {}))
@@ -232,7 +239,7 @@ def _published(sc, p):
         _check_keys(f"{w}.{metric}", table, sorted(runs))
         sc.published[metric] = {}
         for run, row in table.items():
-            _check_keys(f"{w}.{metric}.{run}", row, sc.qdiscs)
+            _check_keys(f"{w}.{metric}.{run}", row, next(r.qdiscs for r in sc.runs if r.name == run))
             sc.published[metric][run] = {q: _num(f"{w}.{metric}.{run}.{q}", v, 0, 1e6)
                                          for q, v in row.items()}
     if p and not sc.published_source:
@@ -256,7 +263,6 @@ def plan_sh(sc, seed):
     q = shlex.quote
     lines = [f"# {sc.name} seed {seed}: generated from {os.path.relpath(sc.path, REPO) if sc.path else sc.name}",
              f"SCEN_NAME={q(sc.name)}", f"SCEN_SEED={seed}", f"SCEN_SECONDS={sc.seconds}",
-             f"SCEN_QDISCS={q(' '.join(sc.qdiscs))}",
              f"AIRFAIR_MEDIUM_K={sc.dilation}", f"AIRFAIR_DEMO_SEED={seed}",
              f"AIRFAIR_DEMO_OMIT={sc.omit}",
              f"AIRFAIR_DEMO_DELAY_MS={sc.wired_delay_ms:g}",
@@ -265,10 +271,11 @@ def plan_sh(sc, seed):
              "FAIR_LINK=(\"\" " + " ".join(q(sc.link(i)) for i in range(1, len(sc.stations) + 1)) + ")",
              "SCEN_RUNS=(" + " ".join(r.name for r in sc.runs) + ")",
              # the guest's time limit: every run under every qdisc, set-up and drains
-             f"SCEN_BUDGET_S={300 + len(sc.runs) * len(sc.qdiscs) * (sc.seconds + sc.omit + 60)}"]
+             f"SCEN_BUDGET_S={300 + sum(len(r.qdiscs) for r in sc.runs) * (sc.seconds + sc.omit + 60)}"]
     for r in sc.runs:
         v = r.name.replace(".", "_")
         lines.append(f"SCEN_DACK_{v}={r.delayed_ack}")
+        lines.append(f"SCEN_QDISCS_{v}={q(' '.join(r.qdiscs))}")
         lines.append(f"SCEN_FLOWS_{v}=(\"\" " + " ".join(
             q(" ".join(f.spec() for f in r.flows[i])) for i in range(1, len(sc.stations) + 1)) + ")")
     return "\n".join(lines) + "\n"
@@ -278,9 +285,26 @@ def smoke(sc):
     """Cut SC down to what make check can afford: its first run, pfifo and airfair (or
     its first two qdiscs), 8 s measured, its first seed."""
     sc.runs = sc.runs[:1]
-    sc.qdiscs = [q for q in sc.qdiscs if q in ("pfifo", "airfair")] or sc.qdiscs[:2]
+    r = sc.runs[0]
+    r.qdiscs = [q for q in r.qdiscs if q in ("pfifo", "airfair")] or r.qdiscs[:2]
     sc.seconds = 8
     sc.seeds = sc.seeds[:1]
+
+
+def select(sc, runs=None, qdiscs=None):
+    """Keep only the named runs and qdiscs (make demo's AIRFAIR_DEMO_DIRECTIONS/_QDISCS)."""
+    if runs:
+        for n in runs:
+            if n not in [r.name for r in sc.runs]:
+                raise ScenarioError(f"{sc.name}: no run '{n}' ({', '.join(r.name for r in sc.runs)})")
+        sc.runs = [r for r in sc.runs if r.name in runs]
+    if qdiscs:
+        _qdiscs("--qdiscs", qdiscs)
+        for r in sc.runs:
+            r.qdiscs = [q for q in r.qdiscs if q in qdiscs]
+        sc.runs = [r for r in sc.runs if r.qdiscs]
+        if not sc.runs:
+            raise ScenarioError(f"{sc.name}: none of {' '.join(qdiscs)} is in a run")
 
 
 def main(argv=None):
@@ -293,9 +317,12 @@ def main(argv=None):
     ap.add_argument("--seconds", type=int, help="measured seconds per run instead of the file's")
     ap.add_argument("--smoke", action="store_true",
                     help="the first run only, under pfifo and airfair, 8 s (make check)")
+    ap.add_argument("--runs", help="only these runs (space-separated)")
+    ap.add_argument("--qdiscs", help="only these qdiscs (space-separated)")
     a = ap.parse_args(argv)
     try:
         sc = load(a.file)
+        select(sc, (a.runs or "").split(), (a.qdiscs or "").split())
         if a.smoke:
             smoke(sc)
         if a.seconds is not None:
@@ -304,8 +331,8 @@ def main(argv=None):
         print(f"scenario: {e}", file=sys.stderr)
         return 1
     if a.command == "check":
-        print(f"{sc.name}: {len(sc.stations)} stations, {len(sc.runs)} runs x {len(sc.qdiscs)} "
-              f"qdiscs x {len(sc.seeds)} seeds, {sc.seconds + sc.omit} s each")
+        print(f"{sc.name}: {len(sc.stations)} stations, {sum(len(r.qdiscs) for r in sc.runs)} "
+              f"runs x qdiscs, {len(sc.seeds)} seeds, {sc.seconds + sc.omit} s each")
     elif a.command == "seeds":
         print(" ".join(str(s) for s in sc.seeds))
     else:

@@ -15,11 +15,11 @@ MIN_JAIN = 0.9
 
 
 def plan_values(path):
-    """SCEN_RUNS and SCEN_QDISCS of a plan.in (scenario.plan_sh's format)."""
+    """The runs of a plan.in (scenario.plan_sh's format), each with its qdiscs."""
     text = open(path).read()
-    runs = re.findall(r"^SCEN_RUNS=\((.*)\)$", text, re.M)
-    qdiscs = re.findall(r"^SCEN_QDISCS=(.*)$", text, re.M)
-    return shlex.split(runs[-1]), shlex.split(qdiscs[-1])[0].split()
+    runs = shlex.split(re.search(r"^SCEN_RUNS=\((.*)\)$", text, re.M).group(1))
+    return {r: shlex.split(re.search(rf"^SCEN_QDISCS_{r.replace('.', '_')}=(.*)$", text, re.M)
+                           .group(1))[0].split() for r in runs}
 
 
 def check(root):
@@ -28,11 +28,11 @@ def check(root):
     for plan in sorted(glob.glob(os.path.join(glob.escape(root), "*", "*", "plan.in"))):
         gdir = os.path.dirname(plan)
         name = f"{os.path.basename(os.path.dirname(gdir))}/{os.path.basename(gdir)}"
-        runs, qdiscs = plan_values(plan)
+        runs = plan_values(plan)
         recs = {(r["run"], r["qdisc"]): r for r in summarise(os.path.dirname(gdir))
                 if r["guest"] == os.path.basename(gdir)}
-        missing = [f"{r}/{q}" for r in runs for q in qdiscs if (r, q) not in recs]
-        out.append((not missing, f"{name}: every run measured under {', '.join(qdiscs)}",
+        missing = [f"{r}/{q}" for r, qs in runs.items() for q in qs if (r, q) not in recs]
+        out.append((not missing, f"{name}: every run measured under each of its qdiscs",
                     f"missing: {' '.join(missing)} (see {gdir}/console.txt)" if missing else ""))
         for r in runs:
             a, f = recs.get((r, "airfair")), recs.get((r, "pfifo"))

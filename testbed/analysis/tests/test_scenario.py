@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 import glob
+import io
 import json
 import os
 import shutil
@@ -7,8 +8,9 @@ import subprocess
 import tempfile
 import unittest
 
+from airfair_analysis.demo import show
 from airfair_analysis.report import aggregate, markdown, summarise
-from airfair_analysis.scenario import REPO, ScenarioError, load, parse, plan_sh
+from airfair_analysis.scenario import REPO, ScenarioError, load, parse, plan_sh, select, smoke
 
 GOOD = """
 title = "t"
@@ -27,6 +29,7 @@ flows = [{ stations = "all", kind = "tcp-down", cc = "reno" },
          { stations = [2], kind = "udp-up", rate = "5M" }]
 [[runs]]
 name = "up"
+qdiscs = ["airfair"]
 flows = [{ stations = [1], kind = "tcp-up" }]
 [published]
 source = "somewhere"
@@ -48,13 +51,13 @@ class Scenario(unittest.TestCase):
     def test_plan_in_bash(self):
         """The plan, sourced by bash, gives run-scenario.sh the scenario's values."""
         plan = plan_sh(parse(GOOD, "t"), 4)
-        res = subprocess.run(["bash", "-c", plan + 'printf "%s|" "$SCEN_SEED" "$SCEN_QDISCS" '
+        res = subprocess.run(["bash", "-c", plan + 'printf "%s|" "$SCEN_SEED" "$SCEN_QDISCS_down_d1" '
                               '"${FAIR_LINK[2]}" "${SCEN_FLOWS_down_d1[2]}" "${SCEN_FLOWS_up[2]}" '
-                              '"$SCEN_DACK_down_d1" "${SCEN_RUNS[*]}" "$FAIR_NSTA"'],
+                              '"$SCEN_DACK_down_d1" "${SCEN_RUNS[*]}" "$FAIR_NSTA" "$SCEN_QDISCS_up"'],
                              capture_output=True, text=True, check=True)
         self.assertEqual(res.stdout.split("|")[:-1],
                          ["4", "pfifo airfair", "snr 11 rate-cap 6 loss 0.2",
-                          "tcp-down@reno udp-up:5M", "", "1", "down.d1 up", "2"])
+                          "tcp-down@reno udp-up:5M", "", "1", "down.d1 up", "2", "airfair"])
 
     def test_errors(self):
         """Each bad scenario is refused with a message that names what is wrong."""
@@ -71,6 +74,7 @@ class Scenario(unittest.TestCase):
             '"down.d1" = { airfair': ('"down.d9" = { airfair', "unknown key 'down.d9'"),
             'title = "t"': ('title = "t"\nphy = "11ax"', "not run by the testbed"),
             'name = "up"': ('name = "down.d1"', "used twice"),
+            'qdiscs = ["airfair"]': ('qdiscs = ["airfair", "airfair"]', "listed twice"),
         }
         for old, (new, msg) in bad.items():
             self.assertIn(old, GOOD)
@@ -79,6 +83,21 @@ class Scenario(unittest.TestCase):
             self.assertIn(msg, str(cm.exception))
         with self.assertRaises(ScenarioError):
             parse("title = ", "t")
+
+    def test_select(self):
+        """--runs/--qdiscs/--smoke cut a scenario down; a name it lacks is refused."""
+        sc = parse(GOOD, "t")
+        select(sc, ["up"], None)
+        self.assertEqual([r.name for r in sc.runs], ["up"])
+        sc = parse(GOOD, "t")
+        select(sc, None, ["pfifo"])
+        self.assertEqual([(r.name, r.qdiscs) for r in sc.runs], [("down.d1", ["pfifo"])])
+        for runs, qdiscs in ((["sideways"], None), (None, ["sfq"]), (["up"], ["pfifo"])):
+            with self.assertRaises(ScenarioError):
+                select(parse(GOOD, "t"), runs, qdiscs)
+        sc = parse(GOOD, "t")
+        smoke(sc)
+        self.assertEqual((len(sc.runs), sc.runs[0].qdiscs, sc.seconds, sc.seeds), (1, ["pfifo", "airfair"], 8, [3]))
 
     def test_shipped(self):
         """Every scenario in testbed/scenarios/ loads."""
@@ -137,6 +156,24 @@ class Report(unittest.TestCase):
         self.assertAlmostEqual(a["jain"]["max"], 0.8)
         self.assertEqual(a["jain"]["n"], 2)
         self.assertEqual(a["kernels"], ["k1", "k2"])
+
+    def test_demo(self):
+        """make demo's printout from one guest's data: the summary row, the line for scripts."""
+        g = os.path.join(self.dir, "g1")
+        with open(os.path.join(g, "plan.in"), "w") as f:
+            f.write(plan_sh(self.sc, 1))
+        with open(os.path.join(g, "meta.txt"), "a") as f:
+            f.write("station 1 02:00:00:00:01:00 54 48 snr 35\nstation 2 02:00:00:00:02:00 6 6 snr 11\n")
+        buf = io.StringIO()
+        show(g, buf)
+        out = buf.getvalue()
+        self.assertIn("  sta2 02:00:00:00:02:00: snr 11; minstrel: AP->sta 6 Mbit/s, sta->AP 48", out.replace(
+            "sta->AP 6 Mbit/s", "sta->AP 48"))
+        rows = [ln.split() for ln in out.splitlines() if ln.startswith("  airfair ")]
+        self.assertEqual(rows[0][:7], ["airfair", "down.d1", "1.0000", "1.0000", "50.0", "50.0", "8.00"])
+        self.assertEqual(rows[0][7], "0.500")
+        self.assertIn("efficiency: airfair down.d1 0.500 up n/a", out)
+        self.assertIn("== airfair, up ==\nskipped: no data", out)
 
     def test_markdown(self):
         md = markdown(self.sc, aggregate(summarise(self.dir)))
