@@ -59,6 +59,7 @@ FAIR_MEDIUM_BIN=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair
 # FAIR_LINK (and FAIR_FLOWS for `fair_run Q mixed`) keeps its own. By default 3: SNR per
 # station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail) so
 # that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
+[ -n "${FAIR_MEDIUM_EXTRA+set}" ] || FAIR_MEDIUM_EXTRA=()
 if [ -z "${FAIR_NSTA:-}" ]; then
 	FAIR_NSTA=3
 	FAIR_SNR=("" 35 19 11)
@@ -80,6 +81,8 @@ phy 5g 11a
 default snr 40
 EOF
 	for ((i = 1; i <= FAIR_NSTA; i++)); do echo "pair 0 $i ${FAIR_LINK[i]}"; done
+	# a scenario's own lines (EDCA, queue limit: testbed/scenarios/*.toml `medium`)
+	[ ${#FAIR_MEDIUM_EXTRA[@]} = 0 ] || printf '%s\n' "${FAIR_MEDIUM_EXTRA[@]}"
 }
 
 fair_setup() {

@@ -78,6 +78,7 @@ class Scenario:
     stations: List[dict]                  # index 0 = station 1: snr, loss, rate_cap
     runs: List[Run] = field(default_factory=list)
     path: str = ""
+    medium: List[str] = field(default_factory=list)   # extra medium config lines
     # the paper's figures to print beside ours: metric -> run -> qdisc -> value
     published: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     published_source: str = ""
@@ -167,7 +168,7 @@ def parse(text, name, path=""):
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path or name}: {e}") from None
     top = ("title", "paper", "phy", "dilation", "seconds", "omit", "wired_delay_ms", "seeds",
-           "qdiscs", "stations", "runs", "published")
+           "qdiscs", "stations", "runs", "published", "medium")
     _check_keys(name, d, top, ("title", "stations", "runs", "qdiscs"))
     phy = d.get("phy", "11a")
     if phy not in PHYS:
@@ -218,8 +219,42 @@ def parse(text, name, path=""):
         sc.runs.append(Run(rn, dack, _flows(w, r["flows"], len(sc.stations)), qs))
         if not any(sc.runs[-1].flows.values()):
             raise ScenarioError(f"{w}.flows: no station has a flow")
+    sc.medium = _medium(f"{name}.medium", d.get("medium", []), len(sc.stations))
     _published(sc, d.get("published", {}))
     return sc
+
+
+# What a scenario may add to the medium's config (docs/medium.md); the rest is the
+# harness's (phy, dilation, seed, the stations' pairs).
+MEDIUM_KEYWORDS = ("edca", "queue-limit", "retries")
+MEDIUM_BIN = os.path.join(REPO, "build", "testbed", "medium", "airfair-medium")
+
+
+def _medium(where, lines, nsta):
+    if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+        raise ScenarioError(f"{where}: a list of medium config lines (docs/medium.md)")
+    for ln in lines:
+        w = ln.split()
+        if not w or w[0] not in MEDIUM_KEYWORDS:
+            raise ScenarioError(f"{where}: '{ln}': a scenario may add {', '.join(MEDIUM_KEYWORDS)} "
+                                "lines (the stations' links are [[stations]])")
+        if w[0] == "edca" and len(w) > 1 and w[1] != "*" and not (
+                w[1].isdigit() and int(w[1]) <= nsta):
+            raise ScenarioError(f"{where}: '{ln}': radio {w[1]} is not the AP (0) or a station (1-{nsta})")
+    if lines and os.access(MEDIUM_BIN, os.X_OK):
+        # the medium's own parser has the last word (a 1 ms simulation of the config)
+        import subprocess
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
+            f.write("phy 5g 11a\n" + "\n".join(lines) + "\n")
+            f.flush()
+            r = subprocess.run([MEDIUM_BIN, "--simulate", "-c", f.name, "--stations", "1",
+                                "--duration", "0.001", "-o", os.devnull],
+                               capture_output=True, text=True)
+        if r.returncode != 0:
+            msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+            raise ScenarioError(f"{where}: the medium refuses it: {msg.split(': ', 2)[-1]}")
+    return list(lines)
 
 
 # What a [published] table may hold: metric -> what it is (docs/results.md prints it).
@@ -270,6 +305,7 @@ def plan_sh(sc, seed):
              "FAIR_SNR=(\"\" " + " ".join(f"{s['snr']:g}" for s in sc.stations) + ")",
              "FAIR_LINK=(\"\" " + " ".join(q(sc.link(i)) for i in range(1, len(sc.stations) + 1)) + ")",
              "SCEN_RUNS=(" + " ".join(r.name for r in sc.runs) + ")",
+             "FAIR_MEDIUM_EXTRA=(" + " ".join(q(x) for x in sc.medium) + ")",
              # the guest's time limit: every run under every qdisc, set-up and drains
              f"SCEN_BUDGET_S={300 + sum(len(r.qdiscs) for r in sc.runs) * (sc.seconds + sc.omit + 60)}"]
     for r in sc.runs:

@@ -10,12 +10,13 @@ import unittest
 
 from airfair_analysis.demo import show
 from airfair_analysis.report import aggregate, markdown, summarise
-from airfair_analysis.scenario import REPO, ScenarioError, load, parse, plan_sh, select, smoke
+from airfair_analysis.scenario import MEDIUM_BIN, REPO, ScenarioError, load, parse, plan_sh, select, smoke
 
 GOOD = """
 title = "t"
 seeds = [3, 4]
 qdiscs = ["pfifo", "airfair"]
+medium = ["edca 0 be txop 0"]
 [[stations]]
 snr = 35
 [[stations]]
@@ -75,6 +76,8 @@ class Scenario(unittest.TestCase):
             'title = "t"': ('title = "t"\nphy = "11ax"', "not run by the testbed"),
             'name = "up"': ('name = "down.d1"', "used twice"),
             'qdiscs = ["airfair"]': ('qdiscs = ["airfair", "airfair"]', "listed twice"),
+            '"edca 0 be txop 0"': ('"phy 2g 11b"', "may add edca"),
+            '"edca 0 be txop 0"]': ('"edca 3 be txop 0"]', "radio 3 is not"),
         }
         for old, (new, msg) in bad.items():
             self.assertIn(old, GOOD)
@@ -83,6 +86,13 @@ class Scenario(unittest.TestCase):
             self.assertIn(msg, str(cm.exception))
         with self.assertRaises(ScenarioError):
             parse("title = ", "t")
+
+    @unittest.skipUnless(os.access(MEDIUM_BIN, os.X_OK), f"{MEDIUM_BIN} not built (make)")
+    def test_medium_parser(self):
+        """Extra medium lines go through the medium's own parser."""
+        with self.assertRaises(ScenarioError) as cm:
+            parse(GOOD.replace("txop 0", "aifsn 99"), "t")
+        self.assertIn("the medium refuses it: aifsn 99: want [1, 15]", str(cm.exception))
 
     def test_select(self):
         """--runs/--qdiscs/--smoke cut a scenario down; a name it lacks is refused."""
