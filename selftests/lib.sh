@@ -536,10 +536,16 @@ server_setup() {
 
 IPERF_PORT_BASE=5200
 
+# iperf_servers [--persistent] PORT...: one iperf3 server per port in the server netns,
+# each for one test (-1), or for any number of them one after the other (--persistent;
+# stop it with kill "$(cat $WIFI_DIR/iperf-server-PORT.pid)").
 iperf_servers() {
+	local once=-1
+	[ "${1:-}" = --persistent ] && { once=""; shift; }
 	local ports="$*"
 	nsrun "$SERVER_NS" "
-		for p in $ports; do iperf3 -s -1 -D -p \$p --logfile $WIFI_DIR/iperf-server-\$p.log || exit 1; done
+		for p in $ports; do iperf3 -s $once -D -p \$p --logfile $WIFI_DIR/iperf-server-\$p.log \
+			--pidfile $WIFI_DIR/iperf-server-\$p.pid || exit 1; done
 		for t in \$(seq 100); do
 			ok=1
 			for p in $ports; do ss -Hltn \"sport = :\$p\" | grep -q . || ok=0; done

@@ -56,18 +56,24 @@ for run in "${SCEN_RUNS[@]}"; do
 	for q in ${!qdiscs_var}; do
 		echo ""
 		echo "== $run under $q (delayed ACK ${!dack_var}) =="
-		if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err"; then
+		# a variant: a known qdisc with more options (the scenario's `variants`)
+		variant_var=SCEN_VARIANT_${q//[-.]/_}
+		base=$q extra=""
+		if [ -n "${!variant_var:-}" ]; then
+			base=${!variant_var%%|*} extra=${!variant_var#*|}
+		fi
+		if ! fair_set_qdisc "$base" "$extra" > "$WIFI_DIR/qdisc.err"; then
 			echo "skipped: $(head -n 1 "$WIFI_DIR/qdisc.err")"
 			echo "$run $q skipped $(head -n 1 "$WIFI_DIR/qdisc.err")" >> "$out/skipped.txt"
 			continue
 		fi
 		AIRFAIR_DEMO_SAVE=$out/$run FAIR_SAVE_PREFIX=$q
 		export AIRFAIR_DEMO_SAVE FAIR_SAVE_PREFIX
-		if ! fair_run "$q" mixed "$SCEN_SECONDS"; then
+		if ! fair_run "$base" mixed "$SCEN_SECONDS"; then
 			echo "run failed"; fails=$((fails + 1)); continue
 		fi
 		echo "$FAIR_QNOTE" > "$out/$run/$q-qdisc.txt"
-		fair_table "$q" mixed
+		fair_table "$base" mixed
 	done
 done
 fair_delayed_ack 2

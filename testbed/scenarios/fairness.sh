@@ -8,7 +8,7 @@
 #   fair_setup                  medium + hwsim AP (802.11a, legacy) + 3 stations + wired server
 #   fair_warmup SECS            TCP both ways so minstrel settles; rates sampled meanwhile
 #   fair_read_rates             FAIR_RATE_DN[i] (AP->sta) and FAIR_RATE_UP[i] (sta->AP), Mbit/s
-#   fair_set_qdisc Q            pfifo | fq_codel | airfair[-precise] | airfair-naive |
+#   fair_set_qdisc Q [OPTS]     (OPTS: more options for tc, after the variant's own) pfifo | fq_codel | airfair[-precise] | airfair-naive |
 #                               airfair-estimated | airfair-nowindow | airfair-static |
 #                               airfair-pending | other. airfair-estimated: upload ACKs charged
 #                               d data frames (Eq. 9) instead of the data observed;
@@ -67,7 +67,11 @@ if [ -z "${FAIR_NSTA:-}" ]; then
 fi
 # FAIR_FLOWS[i]: station i's flows in a mixed run, each tcp-down, tcp-up, udp-down[:RATE]
 # or udp-up[:RATE] (RATE as iperf3's -b, 20M by default), a TCP one with @CC for its
-# congestion control (tcp-down@reno)
+# congestion control (tcp-down@reno), and +SIZE/EVERY for transfers of SIZE bytes (iperf3
+# -n) every EVERY real seconds instead of one flow for the whole run (tcp-down+10K/3):
+# jung-park's intermittent traffic, each transfer's iperf3 JSON in sess-staI-K-N.json;
+# ~MS adds MS real milliseconds to the flow's wired delay (tcp-down~300: kliazovich's
+# per-flow RTTs). Order: KIND[:RATE][+SIZE/EVERY][~MS][@CC].
 
 # The embedded medium config: AP = radio 0, station i = radio i; `pair` = both directions.
 fair_medium_conf() {
@@ -191,17 +195,17 @@ fair_stop_feeder() {
 
 # Install root qdisc Q on the AP. On failure prints why and returns 1.
 fair_set_qdisc() {
-	local q=$1 out model upload src
+	local q=$1 extra=${2:-} out model upload src
 	FAIR_QNOTE=""
 	fair_stop_feeder
 	case $q in
-	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 2>&1) ;;
+	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 $extra 2>&1) ;;
 	airfair-pending)
 		# backpressure from the mac80211 hook's pending airtime instead of the meter
 		grep -qw ieee80211_tx_report_register /proc/kallsyms ||
 			{ echo "airfair-pending: needs the mac80211 hook (boot with mac80211-patches/)"; return 1; }
 		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model precise \
-			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS 2>&1) ||
+			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
 		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $FAIR_AIRFAIR_OPTS, rate and loss live from the mac80211 hook" ;;
 	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static|airfair-default)
@@ -209,11 +213,11 @@ fair_set_qdisc() {
 		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
 		[ "$q" = airfair-nowindow ] && upload+=" no-upload-window" || upload+=" upload-window"
 		if [ "$q" = airfair-default ]; then
-			out=$(tc qdisc replace dev "$AP_IF" root airfair 11a $FAIR_AIRFAIR_OPTS 2>&1) ||
+			out=$(tc qdisc replace dev "$AP_IF" root airfair 11a $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
 				{ echo "airfair: $out"; return 1; }
 		else
 			out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model upload $upload \
-				utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS 2>&1) ||
+				utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
 				{ echo "airfair model $model: $out"; return 1; }
 		fi
 		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
@@ -233,9 +237,10 @@ fair_set_qdisc() {
 		else
 			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src"
 		fi ;;
-	*) out=$(tc qdisc replace dev "$AP_IF" root $q 2>&1) ;;
+	*) out=$(tc qdisc replace dev "$AP_IF" root $q $extra 2>&1) ;;
 	esac
-	[ $? = 0 ] || { echo "$q: $(head -n 1 <<< "$out")"; return 1; }
+	[ $? = 0 ] || { echo "$q $extra: $(head -n 1 <<< "$out")"; return 1; }
+	[ -z "$extra" ] || FAIR_QNOTE+="${FAIR_QNOTE:+, }$extra"
 }
 
 # Airtime (µs, simulated) of every station in a medium stats file, one line per station:
@@ -293,24 +298,39 @@ fair_flows() {
 #                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
 #                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
 fair_run() {
-	local q=$1 dir=$2 secs=$3 i k f r args pids=() ports="" t0 dirs=""
+	local q=$1 dir=$2 secs=$3 i k f r args pids=() ports="" sports="" t0 dirs="" port delays=""
 	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_BKL=("") FAIR_GPA=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
-	rm -f "$WIFI_DIR"/iperf-sta*-*.json
+	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json
 	# station i's k-th flow: server port IPERF_PORT_BASE + 10 i + k, iperf-staI-K.json
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
-		for f in $(fair_flows "$i" "$dir"); do ports+=" $((IPERF_PORT_BASE + 10 * i + k))"; k=$((k + 1)); done
+		for f in $(fair_flows "$i" "$dir"); do
+			case $f in
+			*+*) sports+=" $((IPERF_PORT_BASE + 10 * i + k))" ;;
+			*) ports+=" $((IPERF_PORT_BASE + 10 * i + k))" ;;
+			esac
+			k=$((k + 1))
+		done
 	done
-	iperf_servers $ports || return 1
+	[ -z "$ports" ] || iperf_servers $ports || return 1
+	[ -z "$sports" ] || iperf_servers --persistent $sports || return 1
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
 		for f in $(fair_flows "$i" "$dir"); do
+			port=$((IPERF_PORT_BASE + 10 * i + k))
+			case ${f%@*} in *~*) delays+=" $port:${f#*~}" ;; esac
+			case $f in *+*)
+				fair_sessions "$i" "$k" "$port" "$f" "$secs" &
+				pids+=($!)
+				k=$((k + 1))
+				continue ;;
+			esac
 			args="-t $secs -O $FAIR_OMIT -J --connect-timeout 3000"
 			case $f in *-down*) args+=" -R" ;; esac
 			case $f in *@*) args+=" -C ${f#*@}" ;; esac
 			case $f in udp-*)
-				r=${f%@*}; r=${r#*:}; [ "$r" = "${f%@*}" ] && r=20M
+				r=${f%@*}; r=${r%~*}; r=${r#*:}; [ "$r" = "${f%@*}" ] && r=20M
 				args+=" -u -b $r -l 1400" ;;
 			esac
 			timeout $((secs + FAIR_OMIT + 30)) ip netns exec "$(sta_ns "$i")" \
@@ -319,8 +339,9 @@ fair_run() {
 			pids+=($!)
 			k=$((k + 1))
 		done
-		f=$(fair_flows "$i" "$dir"); f=${f%% *}; f=${f#*-}; dirs+=" ${f%%[:@]*}"
+		f=$(fair_flows "$i" "$dir"); f=${f%% *}; f=${f#*-}; dirs+=" ${f%%[:@+~]*}"
 	done
+	[ -z "$delays" ] || fair_flow_delays $delays || return 1
 	t0=$EPOCHREALTIME
 	sleep "$FAIR_OMIT"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
@@ -341,6 +362,8 @@ fair_run() {
 	c1t=$EPOCHREALTIME
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
 	wait "${pids[@]}" 2>/dev/null
+	for port in $sports; do kill "$(cat "$WIFI_DIR/iperf-server-$port.pid")" 2>/dev/null; done
+	[ -z "$delays" ] || fair_flow_delays
 	FAIR_TC_STATS=$(tc -s qdisc show dev "$AP_IF")
 	fair_quiesce
 	if [ -n "${AIRFAIR_DEMO_SAVE:-}" ]; then	# keep the raw data (a directory in the repo)
@@ -349,7 +372,7 @@ fair_run() {
 		printf '%s %s\n' "$FAIR_QPEAK" "$FAIR_MPEAK" > "$WIFI_DIR/peaks.txt"
 		printf '%s\n' "$FAIR_TC_STATS" > "$WIFI_DIR/tc.txt"
 		for ((i = 1; i <= FAIR_NSTA; i++)); do echo "$i ${STA_MAC[i]}"; done > "$WIFI_DIR/stations.txt"
-		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json \
+		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json \
 			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
@@ -407,6 +430,52 @@ fair_run() {
 		for ((i = 1; i <= FAIR_NSTA; i++)); do FAIR_BKL[i]=${e[i - 1]:-}; done ;;
 	esac
 	return 0
+}
+
+# fair_flow_delays [PORT:MS]...: the server's egress delays each listed server port's
+# packets (its downloads' data, its uploads' ACKs) FAIR_DELAY + MS real ms, the rest
+# FAIR_DELAY (htb classes, u32 on the source port, a netem each); none: back to one netem.
+fair_flow_delays() {
+	local n=1 pd
+	if [ $# = 0 ]; then
+		ip netns exec "$SERVER_NS" tc qdisc replace dev eth0 root netem delay "${FAIR_DELAY}ms" limit 100000
+		return
+	fi
+	nsrun "$SERVER_NS" "
+		tc qdisc del dev eth0 root 2>/dev/null
+		tc qdisc add dev eth0 root handle 1: htb default 1 &&
+		tc class add dev eth0 parent 1: classid 1:1 htb rate 10gbit &&
+		tc qdisc add dev eth0 parent 1:1 netem delay ${FAIR_DELAY}ms limit 100000" || return 1
+	for pd in "$@"; do
+		n=$((n + 1))
+		nsrun "$SERVER_NS" "
+			tc class add dev eth0 parent 1: classid 1:$n htb rate 10gbit &&
+			tc qdisc add dev eth0 parent 1:$n netem delay $((FAIR_DELAY + ${pd#*:}))ms limit 100000 &&
+			tc filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip sport ${pd%%:*} 0xffff flowid 1:$n" ||
+			{ log "fair_flow_delays: $pd failed"; return 1; }
+	done
+}
+
+# fair_sessions I K PORT FLOW SECS: station I's K-th flow FLOW (KIND+SIZE/EVERY[@CC]):
+# after FAIR_OMIT seconds, one transfer of SIZE bytes every EVERY real seconds (the next
+# at once if one takes longer) until SECS more have passed; transfer N's iperf3 JSON in
+# sess-staI-K-N.json.
+fair_sessions() {
+	local i=$1 k=$2 port=$3 f=$4 secs=$5 n=0 size every args end t
+	size=${f#*+}; size=${size%@*}; size=${size%~*}; every=${size#*/}; size=${size%/*}
+	args="-n $size -J --connect-timeout 3000"
+	case $f in *-down*) args+=" -R" ;; esac
+	case $f in *@*) args+=" -C ${f#*@}" ;; esac
+	sleep "$FAIR_OMIT"
+	end=$(awk -v t="$EPOCHREALTIME" -v s="$secs" 'BEGIN{printf "%.3f", t + s}')
+	while awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{exit !(n < e - 1)}'; do
+		t=$EPOCHREALTIME
+		# shellcheck disable=SC2086
+		timeout 30 ip netns exec "$(sta_ns "$i")" iperf3 -c "$SERVER_IP" -p "$port" $args \
+			> "$WIFI_DIR/sess-sta$i-$k-$n.json" 2>/dev/null
+		n=$((n + 1))
+		sleep "$(awk -v t="$t" -v p="$every" -v n="$EPOCHREALTIME" 'BEGIN{d = t + p - n; printf "%.3f", d > 0 ? d : 0}')"
+	done
 }
 
 # fair_efficiency BUSY: the airtime-fair optimum and the last run's efficiency. BUSY is

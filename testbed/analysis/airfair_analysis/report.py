@@ -59,6 +59,8 @@ def summarise(resdir):
                     "shares": r.shares(), "goodput": gps, "goodput_mbps": sum(gps),
                     "busy": r.busy,
                     "backlogged": [s.backlogged for s in r.stations],
+                    "if_index": r.if_index(),
+                    "sessions": [len(s.sessions) for s in r.stations],
                     "efficiency": (efficiency(gps, [s.airtime_us for s in r.stations], r.sim_us,
                                               fifo.busy) if fifo else None),
                 }
@@ -82,7 +84,8 @@ def aggregate(records):
     for key, rs in groups.items():
         n = max(len(r["shares"]) for r in rs)
         out[key] = {m: _stat([r[m] for r in rs]) for m in
-                    ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy")}
+                    ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
+                     "if_index")}
         out[key]["shares"] = [statistics.fmean(r["shares"][i] for r in rs if len(r["shares"]) > i)
                               for i in range(n)]
         out[key]["guests"] = sorted({r["guest"] for r in rs})
@@ -126,6 +129,9 @@ def markdown(sc, agg, plots=()):
     head += ["throughput Jain", "goodput Mbit/s"]
     if "goodput_mbps" in pub:
         head.append("paper")
+    has_if = any(a["if_index"] for a in agg.values())
+    if has_if:
+        head.append("IF")
     head += ["efficiency", "busy"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run in sc.runs:
@@ -141,6 +147,8 @@ def markdown(sc, agg, plots=()):
             if "goodput_mbps" in pub:
                 v = pub["goodput_mbps"].get(run.name, {}).get(q)
                 row.append("" if v is None else f"{v:.2f}")
+            if has_if:
+                row.append(_fmt(a["if_index"], 3))
             row += [_fmt(a["efficiency"], 3), _fmt(a["busy"], 3)]
             lines.append("| " + " | ".join(row) + " |")
     lines.append("")

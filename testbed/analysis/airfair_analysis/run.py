@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from .metrics import jain
+from .metrics import if_index, jain
 
 
 @dataclass
@@ -24,6 +24,8 @@ class StationResult:
     goodput_mbps: float          # simulated (iperf3 receiver x k), all its flows
     backlogged: Optional[float]  # share of the window it had packets queued in airfair
     charged_us: Optional[float]  # airfair's own accounting
+    # its intermittent transfers (sess-staI-K-N.json): (bytes, seconds) each, real time
+    sessions: List[tuple] = field(default_factory=list)
 
 
 @dataclass
@@ -44,6 +46,16 @@ class RunResult:
     @property
     def goodput_mbps(self):
         return sum(s.goodput_mbps for s in self.stations)
+
+    def if_index(self):
+        """jung-park's instantaneous fairness over every transfer of the run: each one's
+        rate against the fair share S = the persistent flows' total goodput / the number
+        of stations (k cancels: both in real time here). None without transfers."""
+        sess = [x for s in self.stations for x in s.sessions]
+        if not sess:
+            return None
+        share = sum(s.goodput_mbps for s in self.stations) * 1e6 / 8 / self.k / len(self.stations)
+        return if_index((b, sec, share) for b, sec in sess) if share > 0 else None
 
     def shares(self):
         total = sum(s.airtime_us for s in self.stations)
@@ -69,6 +81,20 @@ def iperf_goodput_mbps(path):
     if s.get("packets"):
         bps *= 1 - s.get("lost_packets", 0) / s["packets"]
     return bps / 1e6
+
+
+def sessions(path):
+    """(bytes, seconds) a transfer's receiver reports in one iperf3 -n JSON; None if it
+    did not finish (iperf3 error, timeout, no data)."""
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return None
+    r = d.get("end", {}).get("sum_received")
+    if d.get("error") or not r or not r.get("seconds"):
+        return None
+    return r["bytes"], r["seconds"]
 
 
 def _medium(path, n):
@@ -139,6 +165,9 @@ def load_run(prefix, k=None):
             charged = after.get("airtime_us", 0) - before.get("airtime_us", 0)
             if window_us and "backlogged_us" in after:
                 bkl = (after["backlogged_us"] - before.get("backlogged_us", 0)) / window_us
+        sess = [sessions(p) for p in sorted(
+            glob.glob(glob.escape(prefix) + f"-sess-sta{i}-*.json"),
+            key=lambda p: [int(x) for x in re.findall(r"\d+", p[len(prefix):])])]
         run.stations.append(StationResult(i, mac, a1[i] - a0[i], y1[i] - y0[i], gp,
-                                          bkl, charged))
+                                          bkl, charged, [x for x in sess if x]))
     return run

@@ -40,12 +40,19 @@ class Flow:
     kind: str                 # tcp-down | tcp-up | udp-down | udp-up
     cc: str = ""              # TCP congestion control ("" = the kernel's default)
     rate: str = ""            # UDP offered load, iperf3 -b syntax
+    size: str = ""            # transfers of this many bytes (iperf3 -n) ...
+    every: float = 0          # ... one every this many real seconds
+    delay_ms: int = 0         # more wired delay for this flow, real ms (= rtt_ms x k)
 
     def spec(self):
-        """The flow as fairness.sh's FAIR_FLOWS word: KIND[:RATE][@CC]."""
+        """The flow as fairness.sh's FAIR_FLOWS word: KIND[:RATE][+SIZE/EVERY][~MS][@CC]."""
         s = self.kind
         if self.rate:
             s += ":" + self.rate
+        if self.size:
+            s += f"+{self.size}/{self.every:g}"
+        if self.delay_ms:
+            s += f"~{self.delay_ms}"
         if self.cc:
             s += "@" + self.cc
         return s
@@ -79,6 +86,7 @@ class Scenario:
     runs: List[Run] = field(default_factory=list)
     path: str = ""
     medium: List[str] = field(default_factory=list)   # extra medium config lines
+    variants: Dict[str, tuple] = field(default_factory=dict)  # label -> (qdisc, options)
     # the paper's figures to print beside ours: metric -> run -> qdisc -> value
     published: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     published_source: str = ""
@@ -120,25 +128,43 @@ def _num(where, v, lo, hi, integer=False):
     return v
 
 
-def _qdiscs(where, qs):
+def _variants(where, v):
+    """label = "QDISC OPTIONS...": QDISC (one of QDISCS) with more tc options."""
+    _check_keys(where, v, list(v))
+    out = {}
+    for label, spec in v.items():
+        if label in QDISCS or not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", label):
+            raise ScenarioError(f"{where}: '{label}' must be a new name (lower case, digits, '-', '.')")
+        w = str(spec).split()
+        if not w or w[0] not in QDISCS or len(w) < 2:
+            raise ScenarioError(f"{where}.{label}: '{spec}' is not 'QDISC OPTIONS...' with QDISC "
+                                f"one of {', '.join(QDISCS)}")
+        if any(not re.fullmatch(r"[A-Za-z0-9_.:/%-]+", x) for x in w[1:]):
+            raise ScenarioError(f"{where}.{label}: '{spec}': tc options are plain words")
+        out[label] = (w[0], " ".join(w[1:]))
+    return out
+
+
+def _qdiscs(where, qs, known=QDISCS):
     if not isinstance(qs, list) or not qs:
         raise ScenarioError(f"{where}: a non-empty list")
     for q in qs:
-        if q not in QDISCS:
-            raise ScenarioError(f"{where}: '{q}' is not one of {', '.join(QDISCS)}")
+        if q not in known:
+            raise ScenarioError(f"{where}: '{q}' is not one of {', '.join(known)}")
     if len(set(qs)) != len(qs):
         raise ScenarioError(f"{where}: a qdisc is listed twice")
     return list(qs)
 
 
-def _flows(where, spec, nsta):
+def _flows(where, spec, nsta, k):
     """[[runs.flows]] entries -> {station: [Flow]}"""
     if not isinstance(spec, list) or not spec:
         raise ScenarioError(f"{where}: 'flows' must be a non-empty array of tables")
     out = {i: [] for i in range(1, nsta + 1)}
     for j, f in enumerate(spec):
         w = f"{where}.flows[{j}]"
-        _check_keys(w, f, ("stations", "kind", "cc", "rate"), ("stations", "kind"))
+        _check_keys(w, f, ("stations", "kind", "cc", "rate", "size", "every", "rtt_ms"),
+                    ("stations", "kind"))
         st = f["stations"]
         if st == "all":
             st = list(range(1, nsta + 1))
@@ -157,8 +183,21 @@ def _flows(where, spec, nsta):
         if rate and (not kind.startswith("udp") or not re.fullmatch(r"\d+(\.\d+)?[KMG]?", str(rate))):
             raise ScenarioError(f"{w}.rate: '{rate}' " + ("is for UDP flows" if not kind.startswith("udp")
                                 else "is not a rate like 20M"))
+        size, every = f.get("size", ""), f.get("every", 0)
+        if ("size" in f) != ("every" in f):
+            raise ScenarioError(f"{w}: 'size' and 'every' go together (a transfer of size bytes every so often)")
+        if size:
+            if kind.startswith("udp") or not re.fullmatch(r"\d+[KMG]?", str(size)):
+                raise ScenarioError(f"{w}.size: '{size}' " + ("is for TCP flows" if kind.startswith("udp")
+                                    else "is not a byte count like 10K"))
+            _num(f"{w}.every", every, 0.5, 600)
+        # rtt_ms: simulated milliseconds the flow's RTT grows by; the medium runs k times
+        # slower than real time, so the wired side must wait k times as long
+        rtt = _num(f"{w}.rtt_ms", f.get("rtt_ms", 0), 0, 1000)
+        if rtt and kind.startswith("udp"):
+            raise ScenarioError(f"{w}.rtt_ms: is for TCP flows")
         for i in st:
-            out[i].append(Flow(kind, cc, str(rate)))
+            out[i].append(Flow(kind, cc, str(rate), str(size), every, round(rtt * k)))
     return out
 
 
@@ -168,7 +207,7 @@ def parse(text, name, path=""):
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path or name}: {e}") from None
     top = ("title", "paper", "phy", "dilation", "seconds", "omit", "wired_delay_ms", "seeds",
-           "qdiscs", "stations", "runs", "published", "medium")
+           "qdiscs", "stations", "runs", "published", "medium", "variants")
     _check_keys(name, d, top, ("title", "stations", "runs", "qdiscs"))
     phy = d.get("phy", "11a")
     if phy not in PHYS:
@@ -182,13 +221,15 @@ def parse(text, name, path=""):
         omit=_num(f"{name}.omit", d.get("omit", 3), 0, 60, integer=True),
         wired_delay_ms=_num(f"{name}.wired_delay_ms", d.get("wired_delay_ms", 10), 0, 1000),
         seeds=d.get("seeds", [7]), qdiscs=d["qdiscs"], stations=[])
+    sc.variants = _variants(f"{name}.variants", d.get("variants", {}))
+    known = QDISCS + tuple(sc.variants)
     if not isinstance(sc.seeds, list) or not sc.seeds:
         raise ScenarioError(f"{name}.seeds: a non-empty list of whole numbers")
     for s in sc.seeds:
         _num(f"{name}.seeds", s, 0, 2**31 - 1, integer=True)
     if len(set(sc.seeds)) != len(sc.seeds):
         raise ScenarioError(f"{name}.seeds: a seed is listed twice")
-    _qdiscs(f"{name}.qdiscs", sc.qdiscs)
+    _qdiscs(f"{name}.qdiscs", sc.qdiscs, known)
     st = d["stations"]
     if not isinstance(st, list) or not 1 <= len(st) <= MAX_STATIONS:
         raise ScenarioError(f"{name}.stations: 1 to {MAX_STATIONS} [[stations]] tables")
@@ -215,8 +256,8 @@ def parse(text, name, path=""):
         if any(x.name == rn for x in sc.runs):
             raise ScenarioError(f"{w}.name: '{rn}' is used twice")
         dack = _num(f"{w}.delayed_ack", r.get("delayed_ack", 2), 1, 2, integer=True)
-        qs = _qdiscs(f"{w}.qdiscs", r.get("qdiscs", sc.qdiscs))
-        sc.runs.append(Run(rn, dack, _flows(w, r["flows"], len(sc.stations)), qs))
+        qs = _qdiscs(f"{w}.qdiscs", r.get("qdiscs", sc.qdiscs), known)
+        sc.runs.append(Run(rn, dack, _flows(w, r["flows"], len(sc.stations), sc.dilation), qs))
         if not any(sc.runs[-1].flows.values()):
             raise ScenarioError(f"{w}.flows: no station has a flow")
     sc.medium = _medium(f"{name}.medium", d.get("medium", []), len(sc.stations))
@@ -314,6 +355,8 @@ def plan_sh(sc, seed):
         lines.append(f"SCEN_QDISCS_{v}={q(' '.join(r.qdiscs))}")
         lines.append(f"SCEN_FLOWS_{v}=(\"\" " + " ".join(
             q(" ".join(f.spec() for f in r.flows[i])) for i in range(1, len(sc.stations) + 1)) + ")")
+    for label, (base, opts) in sc.variants.items():
+        lines.append(f"SCEN_VARIANT_{re.sub(r'[-.]', '_', label)}={q(base + '|' + opts)}")
     return "\n".join(lines) + "\n"
 
 
@@ -322,7 +365,9 @@ def smoke(sc):
     its first two qdiscs), 8 s measured, its first seed."""
     sc.runs = sc.runs[:1]
     r = sc.runs[0]
-    r.qdiscs = [q for q in r.qdiscs if q in ("pfifo", "airfair")] or r.qdiscs[:2]
+    base = lambda q: sc.variants.get(q, (q,))[0]
+    r.qdiscs = ([q for q in r.qdiscs if base(q) == "pfifo"][:1] +
+                [q for q in r.qdiscs if base(q).startswith("airfair")][:1]) or r.qdiscs[:2]
     sc.seconds = 8
     sc.seeds = sc.seeds[:1]
 
@@ -335,7 +380,7 @@ def select(sc, runs=None, qdiscs=None):
                 raise ScenarioError(f"{sc.name}: no run '{n}' ({', '.join(r.name for r in sc.runs)})")
         sc.runs = [r for r in sc.runs if r.name in runs]
     if qdiscs:
-        _qdiscs("--qdiscs", qdiscs)
+        _qdiscs("--qdiscs", qdiscs, QDISCS + tuple(sc.variants))
         for r in sc.runs:
             r.qdiscs = [q for q in r.qdiscs if q in qdiscs]
         sc.runs = [r for r in sc.runs if r.qdiscs]

@@ -84,6 +84,20 @@ class SavedRun(unittest.TestCase):
         self.assertEqual([round(s.goodput_mbps, 6) for s in r.stations], [18.0, 6.0, 6.0])
         self.assertEqual([s.backlogged for s in r.stations], [0.9, 0.5, 0.0])
 
+    def test_sessions(self):
+        """Intermittent transfers: finished ones counted, IF against the fair share."""
+        r = load_run(self.prefix)
+        self.assertIsNone(r.if_index())
+        for n, body in enumerate(({"end": {"sum_received": {"bytes": 10000, "seconds": 0.1}}},
+                                  {"end": {"sum_received": {"bytes": 10000, "seconds": 0.05}}},
+                                  {"error": "unable to connect"})):
+            json.dump(body, open(f"{self.prefix}-sess-sta3-1-{n}.json", "w"))
+        r = load_run(self.prefix)
+        self.assertEqual(r.stations[2].sessions, [(10000, 0.1), (10000, 0.05)])
+        # persistent goodput 30 Mbit/s simulated = 5 real = 625000 B/s; S = 1/3 of it
+        s = 625000 / 3
+        self.assertAlmostEqual(r.if_index(), (10000 / 0.1 / s + 10000 / 0.05 / s) / 2)
+
     def test_shell_agrees(self):
         """fairness.sh's fair_medium_read (jq) gives the same per-station airtime."""
         r = load_run(self.prefix)

@@ -17,6 +17,7 @@ title = "t"
 seeds = [3, 4]
 qdiscs = ["pfifo", "airfair"]
 medium = ["edca 0 be txop 0"]
+variants = { "airfair-b50" = "airfair-default limit 50" }
 [[stations]]
 snr = 35
 [[stations]]
@@ -30,8 +31,8 @@ flows = [{ stations = "all", kind = "tcp-down", cc = "reno" },
          { stations = [2], kind = "udp-up", rate = "5M" }]
 [[runs]]
 name = "up"
-qdiscs = ["airfair"]
-flows = [{ stations = [1], kind = "tcp-up" }]
+qdiscs = ["airfair", "airfair-b50"]
+flows = [{ stations = [1], kind = "tcp-up", rtt_ms = 20 }]
 [published]
 source = "somewhere"
 [published.jain]
@@ -46,19 +47,21 @@ class Scenario(unittest.TestCase):
         self.assertEqual(sc.link(2), "snr 11 rate-cap 6 loss 0.2")
         self.assertEqual([f.spec() for f in sc.runs[0].flows[2]], ["tcp-down@reno", "udp-up:5M"])
         self.assertEqual(sc.runs[1].delayed_ack, 2)
+        self.assertEqual(sc.runs[1].flows[1][0].spec(), "tcp-up~120")   # 20 ms simulated x k 6
         self.assertEqual(sc.runs[1].flows[2], [])
         self.assertEqual(sc.published["jain"]["down.d1"]["airfair"], 0.99)
 
     def test_plan_in_bash(self):
         """The plan, sourced by bash, gives run-scenario.sh the scenario's values."""
         plan = plan_sh(parse(GOOD, "t"), 4)
-        res = subprocess.run(["bash", "-c", plan + 'printf "%s|" "$SCEN_SEED" "$SCEN_QDISCS_down_d1" '
+        res = subprocess.run(["bash", "-c", plan + 'printf "%s#" "$SCEN_SEED" "$SCEN_QDISCS_down_d1" '
                               '"${FAIR_LINK[2]}" "${SCEN_FLOWS_down_d1[2]}" "${SCEN_FLOWS_up[2]}" '
-                              '"$SCEN_DACK_down_d1" "${SCEN_RUNS[*]}" "$FAIR_NSTA" "$SCEN_QDISCS_up"'],
+                              '"$SCEN_DACK_down_d1" "${SCEN_RUNS[*]}" "$FAIR_NSTA" "$SCEN_QDISCS_up" "$SCEN_VARIANT_airfair_b50"'],
                              capture_output=True, text=True, check=True)
-        self.assertEqual(res.stdout.split("|")[:-1],
+        self.assertEqual(res.stdout.split("#")[:-1],
                          ["4", "pfifo airfair", "snr 11 rate-cap 6 loss 0.2",
-                          "tcp-down@reno udp-up:5M", "", "1", "down.d1 up", "2", "airfair"])
+                          "tcp-down@reno udp-up:5M", "", "1", "down.d1 up", "2", "airfair airfair-b50",
+                          "airfair-default|limit 50"])
 
     def test_errors(self):
         """Each bad scenario is refused with a message that names what is wrong."""
@@ -75,7 +78,10 @@ class Scenario(unittest.TestCase):
             '"down.d1" = { airfair': ('"down.d9" = { airfair', "unknown key 'down.d9'"),
             'title = "t"': ('title = "t"\nphy = "11ax"', "not run by the testbed"),
             'name = "up"': ('name = "down.d1"', "used twice"),
-            'qdiscs = ["airfair"]': ('qdiscs = ["airfair", "airfair"]', "listed twice"),
+            'qdiscs = ["airfair", "airfair-b50"]': ('qdiscs = ["airfair", "airfair"]', "listed twice"),
+            '"airfair-b50" = "airfair-default': ('"airfair-b50" = "sfq', "is not 'QDISC OPTIONS"),
+            '"airfair-b50" =': ('"pfifo" =', "must be a new name"),
+            'limit 50" }': ('limit 50;reboot" }', "plain words"),
             '"edca 0 be txop 0"': ('"phy 2g 11b"', "may add edca"),
             '"edca 0 be txop 0"]': ('"edca 3 be txop 0"]', "radio 3 is not"),
         }
@@ -102,6 +108,9 @@ class Scenario(unittest.TestCase):
         sc = parse(GOOD, "t")
         select(sc, None, ["pfifo"])
         self.assertEqual([(r.name, r.qdiscs) for r in sc.runs], [("down.d1", ["pfifo"])])
+        sc = parse(GOOD, "t")
+        select(sc, None, ["airfair-b50"])
+        self.assertEqual([(r.name, r.qdiscs) for r in sc.runs], [("up", ["airfair-b50"])])
         for runs, qdiscs in ((["sideways"], None), (None, ["sfq"]), (["up"], ["pfifo"])):
             with self.assertRaises(ScenarioError):
                 select(parse(GOOD, "t"), runs, qdiscs)
