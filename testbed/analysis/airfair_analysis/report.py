@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-from .metrics import efficiency, jain
+from .metrics import cov, efficiency, jain
 from .run import load_run
 from .scenario import PUBLISHED_METRICS
 
@@ -61,6 +61,9 @@ def summarise(resdir):
                     "backlogged": [s.backlogged for s in r.stations],
                     "if_index": r.if_index(),
                     "sessions": [len(s.sessions) for s in r.stations],
+                    # gong-wu-williamson: the spread of the transfers' completion times
+                    "session_cov": (cov([sec for s in r.stations for _, sec in s.sessions])
+                                    if sum(len(s.sessions) for s in r.stations) > 1 else None),
                     "efficiency": (efficiency(gps, [s.airtime_us for s in r.stations], r.sim_us,
                                               fifo.busy) if fifo else None),
                 }
@@ -85,7 +88,7 @@ def aggregate(records):
         n = max(len(r["shares"]) for r in rs)
         out[key] = {m: _stat([r[m] for r in rs]) for m in
                     ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
-                     "if_index")}
+                     "if_index", "session_cov")}
         out[key]["shares"] = [statistics.fmean(r["shares"][i] for r in rs if len(r["shares"]) > i)
                               for i in range(n)]
         out[key]["guests"] = sorted({r["guest"] for r in rs})
@@ -131,7 +134,7 @@ def markdown(sc, agg, plots=()):
         head.append("paper")
     has_if = any(a["if_index"] for a in agg.values())
     if has_if:
-        head.append("IF")
+        head += ["IF", "transfer COV"]
     head += ["efficiency", "busy"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run in sc.runs:
@@ -148,7 +151,7 @@ def markdown(sc, agg, plots=()):
                 v = pub["goodput_mbps"].get(run.name, {}).get(q)
                 row.append("" if v is None else f"{v:.2f}")
             if has_if:
-                row.append(_fmt(a["if_index"], 3))
+                row += [_fmt(a["if_index"], 3), _fmt(a["session_cov"], 3)]
             row += [_fmt(a["efficiency"], 3), _fmt(a["busy"], 3)]
             lines.append("| " + " | ".join(row) + " |")
     lines.append("")
