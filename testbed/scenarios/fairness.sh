@@ -301,7 +301,7 @@ fair_run() {
 	local q=$1 dir=$2 secs=$3 i k f r args pids=() ports="" sports="" t0 dirs="" port delays=""
 	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_BKL=("") FAIR_GPA=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
-	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json
+	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt
 	# station i's k-th flow: server port IPERF_PORT_BASE + 10 i + k, iperf-staI-K.json
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
@@ -345,6 +345,13 @@ fair_run() {
 	t0=$EPOCHREALTIME
 	sleep "$FAIR_OMIT"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
+	# latency under load: each station pings the server twice a second while measured
+	local ppids=()
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		ip netns exec "$(sta_ns "$i")" ping -i 0.5 -w "$secs" "$SERVER_IP" \
+			> "$WIFI_DIR/ping-sta$i.txt" 2>&1 &
+		ppids+=($!)
+	done
 	local c0t=$EPOCHREALTIME c1t
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
 	local end qv mv
@@ -361,7 +368,7 @@ fair_run() {
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
 	c1t=$EPOCHREALTIME
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
-	wait "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" "${ppids[@]}" 2>/dev/null
 	for port in $sports; do kill "$(cat "$WIFI_DIR/iperf-server-$port.pid")" 2>/dev/null; done
 	[ -z "$delays" ] || fair_flow_delays
 	FAIR_TC_STATS=$(tc -s qdisc show dev "$AP_IF")
@@ -372,7 +379,7 @@ fair_run() {
 		printf '%s %s\n' "$FAIR_QPEAK" "$FAIR_MPEAK" > "$WIFI_DIR/peaks.txt"
 		printf '%s\n' "$FAIR_TC_STATS" > "$WIFI_DIR/tc.txt"
 		for ((i = 1; i <= FAIR_NSTA; i++)); do echo "$i ${STA_MAC[i]}"; done > "$WIFI_DIR/stations.txt"
-		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json \
+		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
 			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done

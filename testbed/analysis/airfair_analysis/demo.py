@@ -79,6 +79,9 @@ def show(gdir, out=sys.stdout):
             note = _read(prefix + "-qdisc.txt")
             if note:
                 p(f"  {note}")
+            if r.latency_ms(0.5) is not None:
+                p(f"latency under load (each station's ping to the server, simulated ms): "
+                  f"median {r.latency_ms(0.5):.1f}, p99 {r.latency_ms(0.99):.1f}")
             peaks = _read(prefix + "-peaks.txt", "? ?").split()
             p(f"channel busy {100 * r.busy:.1f} % of {r.sim_us / 1e6:.1f} s simulated; peak backlog: "
               f"{q} {peaks[0]} packets, below it (AP queue in the medium) {peaks[-1]}")

@@ -60,6 +60,8 @@ def summarise(resdir):
                     "busy": r.busy,
                     "backlogged": [s.backlogged for s in r.stations],
                     "if_index": r.if_index(),
+                    "rtt_p50_ms": r.latency_ms(0.5), "rtt_p99_ms": r.latency_ms(0.99),
+                    "up_share": r.up_share(),
                     "sessions": [len(s.sessions) for s in r.stations],
                     # gong-wu-williamson: the spread of the transfers' completion times
                     "session_cov": (cov([sec for s in r.stations for _, sec in s.sessions])
@@ -88,7 +90,7 @@ def aggregate(records):
         n = max(len(r["shares"]) for r in rs)
         out[key] = {m: _stat([r[m] for r in rs]) for m in
                     ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
-                     "if_index", "session_cov")}
+                     "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share")}
         out[key]["shares"] = [statistics.fmean(r["shares"][i] for r in rs if len(r["shares"]) > i)
                               for i in range(n)]
         out[key]["guests"] = sorted({r["guest"] for r in rs})
@@ -135,6 +137,12 @@ def markdown(sc, agg, plots=()):
     has_if = any(a["if_index"] for a in agg.values())
     if has_if:
         head += ["IF", "transfer COV"]
+    has_up = any(a["up_share"] for a in agg.values())
+    if has_up:
+        head.append("upload share")
+    has_rtt = any(a["rtt_p50_ms"] for a in agg.values())
+    if has_rtt:
+        head += ["RTT p50 ms", "RTT p99 ms"]
     head += ["efficiency", "busy"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run in sc.runs:
@@ -152,6 +160,10 @@ def markdown(sc, agg, plots=()):
                 row.append("" if v is None else f"{v:.2f}")
             if has_if:
                 row += [_fmt(a["if_index"], 3), _fmt(a["session_cov"], 3)]
+            if has_up:
+                row.append(_fmt(a["up_share"], 3))
+            if has_rtt:
+                row += [_fmt(a["rtt_p50_ms"], 1), _fmt(a["rtt_p99_ms"], 1)]
             row += [_fmt(a["efficiency"], 3), _fmt(a["busy"], 3)]
             lines.append("| " + " | ".join(row) + " |")
     lines.append("")

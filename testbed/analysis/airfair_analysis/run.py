@@ -26,6 +26,10 @@ class StationResult:
     charged_us: Optional[float]  # airfair's own accounting
     # its intermittent transfers (sess-staI-K-N.json): (bytes, seconds) each, real time
     sessions: List[tuple] = field(default_factory=list)
+    # ping RTTs to the server while measured (ping-staI.txt), real ms
+    rtts_ms: List[float] = field(default_factory=list)
+    # its flows: (direction "up"/"down", goodput simulated Mbit/s) each
+    flows: List[tuple] = field(default_factory=list)
 
 
 @dataclass
@@ -57,6 +61,23 @@ class RunResult:
         share = sum(s.goodput_mbps for s in self.stations) * 1e6 / 8 / self.k / len(self.stations)
         return if_index((b, sec, share) for b, sec in sess) if share > 0 else None
 
+    def latency_ms(self, q):
+        """Quantile Q (0-1) of every station's ping RTTs under load, in simulated ms
+        (real / k: the wired delay and the dilated air alike); None without pings."""
+        xs = sorted(x / self.k for s in self.stations for x in s.rtts_ms)
+        if not xs:
+            return None
+        return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+    def up_share(self):
+        """The uploads' part of the goodput (leith's measure); None unless the run had
+        flows both ways."""
+        fl = [f for s in self.stations for f in s.flows]
+        if not fl or {d for d, _ in fl} != {"up", "down"}:
+            return None
+        tot = sum(g for _, g in fl)
+        return sum(g for d, g in fl if d == "up") / tot if tot else None
+
     def shares(self):
         total = sum(s.airtime_us for s in self.stations)
         return [s.airtime_us / total if total else 0.0 for s in self.stations]
@@ -81,6 +102,28 @@ def iperf_goodput_mbps(path):
     if s.get("packets"):
         bps *= 1 - s.get("lost_packets", 0) / s["packets"]
     return bps / 1e6
+
+
+PING_TIME = re.compile(r"time=([0-9.]+) ms")
+
+
+def ping_rtts(path):
+    """The RTTs (ms) in a ping's output (iputils' or busybox's)."""
+    try:
+        with open(path) as f:
+            return [float(m.group(1)) for m in PING_TIME.finditer(f.read())]
+    except OSError:
+        return []
+
+
+def iperf_direction(path):
+    """"down" for a reverse (-R) iperf3 run, else "up" (the station sends)."""
+    try:
+        with open(path) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return "up"
+    return "down" if d.get("start", {}).get("test_start", {}).get("reverse") else "up"
 
 
 def sessions(path):
@@ -156,8 +199,9 @@ def load_run(prefix, k=None):
             window_us = (e - s) * 1e6
     run = RunResult(sim_us=sim, busy=(b1 - b0) / sim if sim > 0 else 0.0, k=k)
     for i in range(1, n + 1):
-        gp = sum(iperf_goodput_mbps(p) for p in
-                 sorted(glob.glob(glob.escape(prefix) + f"-iperf-sta{i}-*.json"))) * k
+        fl = [(iperf_direction(p), iperf_goodput_mbps(p) * k) for p in
+              sorted(glob.glob(glob.escape(prefix) + f"-iperf-sta{i}-*.json"))]
+        gp = sum(g for _, g in fl)
         mac = stations.get(i)
         bkl = charged = None
         if c0 is not None and mac in c1:
@@ -169,5 +213,6 @@ def load_run(prefix, k=None):
             glob.glob(glob.escape(prefix) + f"-sess-sta{i}-*.json"),
             key=lambda p: [int(x) for x in re.findall(r"\d+", p[len(prefix):])])]
         run.stations.append(StationResult(i, mac, a1[i] - a0[i], y1[i] - y0[i], gp,
-                                          bkl, charged, [x for x in sess if x]))
+                                          bkl, charged, [x for x in sess if x],
+                                          ping_rtts(f"{prefix}-ping-sta{i}.txt"), fl))
     return run

@@ -98,6 +98,27 @@ class SavedRun(unittest.TestCase):
         s = 625000 / 3
         self.assertAlmostEqual(r.if_index(), (10000 / 0.1 / s + 10000 / 0.05 / s) / 2)
 
+    def test_latency_and_directions(self):
+        """Ping RTTs (either ping's output) in simulated ms; the uploads' goodput share."""
+        r = load_run(self.prefix)
+        self.assertIsNone(r.latency_ms(0.5))
+        self.assertIsNone(r.up_share())              # every flow an upload: no mix
+        open(self.prefix + "-ping-sta1.txt", "w").write(
+            "PING 10.0.0.1 (10.0.0.1): 56 data bytes\n"
+            "64 bytes from 10.0.0.1: seq=0 ttl=63 time=60.000 ms\n"
+            "64 bytes from 10.0.0.1: seq=1 ttl=63 time=12.000 ms\n")
+        open(self.prefix + "-ping-sta2.txt", "w").write(
+            "64 bytes from 10.0.0.1: icmp_seq=1 ttl=63 time=30.0 ms\n"
+            "--- rtt min/avg/max/mdev = 1.0/2.0/3.0/0.5 ms\n")
+        json.dump({"start": {"test_start": {"reverse": 1}},
+                   "end": {"sum_received": {"bits_per_second": 3e6}}},
+                  open(f"{self.prefix}-iperf-sta1-0.json", "w"))
+        r = load_run(self.prefix)
+        self.assertEqual(r.stations[1].rtts_ms, [30.0])
+        self.assertAlmostEqual(r.latency_ms(0.5), 30.0 / 6)       # k = 6
+        self.assertAlmostEqual(r.latency_ms(0.99), 60.0 / 6)
+        self.assertAlmostEqual(r.up_share(), 12 / 30)             # sta2 6 + sta3 6 of 30
+
     def test_shell_agrees(self):
         """fairness.sh's fair_medium_read (jq) gives the same per-station airtime."""
         r = load_run(self.prefix)
