@@ -78,6 +78,9 @@
 #define AIRFAIR_P_LLC_LEN	8	/* LLC/SNAP in front of the L3 packet */
 #define AIRFAIR_P_SEC_LEN	16	/* CCMP header 8 + MIC 8 (WPA2/WPA3) */
 #define AIRFAIR_P_DELIM_LEN	4	/* A-MPDU subframe delimiter */
+#define AIRFAIR_P_HT_AMPDU_LEN	65535	/* largest A-MPDU, HT (exponent 3) */
+#define AIRFAIR_P_VHT_AMPDU_LEN	1048575	/* largest A-MPDU, VHT/HE (exponent 7) */
+#define AIRFAIR_P_PPDU_MAX_US	5484	/* aPPDUMaxTime: longest HT/VHT/HE PPDU */
 #define AIRFAIR_P_TCP_ACK_LEN	52	/* IPv4 + TCP with timestamps */
 #define AIRFAIR_P_TCPIP_HDR_LEN	40	/* L3 packet = MSS + this */
 

@@ -26,8 +26,16 @@ Timing comes from sch_airfair/phy_params.h through testbed/airtime_ref.py
 ACK at the control rate (a failed sender waits out the ACK timeout, taken
 equal to SIFS + ACK, exactly as the simulator does); sigma = slot.
 
+A-MPDU (--ampdu N, HT rates): a success carries N MPDUs in one PPDU of N
+subframes (delimiter + MPDU + FCS, padded to 4 bytes; N capped by the HT
+A-MPDU length and aPPDUMaxTime as the engine caps it) answered by a
+BlockAck; each MPDU is lost on its own with p_e, so a success delivers
+N (1 - p_e) MPDUs in expectation, and the access fails (CW doubles) only on
+a collision or when all N are lost: p = 1 - (1 - p_c)(1 - p_e^N).
+
 Usage: bianchi.py --phy 11a --rate 54 --len 1500 --n 1-8 [--loss P]
        bianchi.py --phy 11a --rate 54 --len 1500 --classes vo:1,be:1
+       bianchi.py --phy 11n-5g --rate mcs7 --len 1500 --n 1-4 --ampdu 32
 """
 import argparse
 import os
@@ -73,12 +81,36 @@ class Class:
         self.tau = 0.1
 
 
-def solve(t, rate, length, classes, loss=0.0, iters=20000):
+def ampdu_size(t, rate, length, n, txop_us=0):
+    """MPDUs in one A-MPDU of up to n, and its PSDU length: the engine's caps
+    (the HT or VHT A-MPDU length, aPPDUMaxTime, the TXOP less its BlockAck)."""
+    P = ar.P
+    sub = (P['DELIM_LEN'] + length + P['FCS_LEN'] + 3) & ~3
+    max_len = P['HT_AMPDU_LEN'] if rate.mode == ar.MODE_HT else P['VHT_AMPDU_LEN']
+    limit = P['PPDU_MAX_US'] * 1e3
+    if txop_us:
+        limit = min(limit, txop_us * 1e3 - t['sifs_us'] * 1e3 - ar.ctrl_ns(t, t['ba_len']))
+    k = 1
+    while k < n and (k + 1) * sub <= max_len and ar.ppdu_ns(rate, (k + 1) * sub) <= limit:
+        k += 1
+    return k, k * sub
+
+
+def solve(t, rate, length, classes, loss=0.0, iters=20000, ampdu=1):
     """Returns dict with per-class throughput (bit/s), tau, p, and total."""
     slot = t['slot_us'] * 1e3
     sifs = t['sifs_us'] * 1e3
-    ppdu = ar.ppdu_ns(rate, length + FCS)
-    ack = ar.ctrl_ns(t, t['ack_len'])
+    nagg = 1
+    if ampdu > 1:
+        nagg, psdu = ampdu_size(t, rate, length, ampdu)
+    if nagg > 1:
+        ppdu = ar.ppdu_ns(rate, psdu)
+        ack = ar.ctrl_ns(t, t['ba_len'])
+        fail = loss ** nagg        # the BlockAck reports none: the access failed
+    else:
+        ppdu = ar.ppdu_ns(rate, length + FCS)
+        ack = ar.ctrl_ns(t, t['ack_len'])
+        fail = loss
     exch = ppdu + sifs + ack
     amin = min(c.aifsn for c in classes)
     aifs_min = sifs + amin * slot
@@ -124,7 +156,7 @@ def solve(t, rate, length, classes, loss=0.0, iters=20000):
                 den += pk
             pc = num / den if den else 0.0
             c.pc = pc
-            p = 1 - (1 - pc) * (1 - loss)
+            p = 1 - (1 - pc) * (1 - fail)
             # tau per generic slot: counts only in slots past its zone
             tau_zone = tau_of_p(p, c.cwmin, c.cwmax, t['retries'])
             new.append(tau_zone)
@@ -156,18 +188,18 @@ def solve(t, rate, length, classes, loss=0.0, iters=20000):
         e_slot += pk * (q_idle * slot + t_succ + p_coll * tc)
     out = {'classes': [], 'total_bps': 0.0}
     for c in classes:
-        # a success delivers burst frames, each surviving channel loss
-        bps = succ[id(c)] * c.burst * (1 - loss) * length * 8 / (e_slot * 1e-9)
+        # a success delivers burst exchanges of nagg MPDUs, each surviving loss
+        bps = succ[id(c)] * c.burst * nagg * (1 - loss) * length * 8 / (e_slot * 1e-9)
         out['classes'].append({'ac': c.ac, 'n': c.n, 'tau': c.tau,
-                               'p_coll': c.pc, 'burst': c.burst,
+                               'p_coll': c.pc, 'burst': c.burst, 'ampdu': nagg,
                                'throughput_bps': bps})
         out['total_bps'] += bps
     return out
 
 
-def bianchi(phy, rate, length, n, loss=0.0, ac=ar.AC_BE):
+def bianchi(phy, rate, length, n, loss=0.0, ac=ar.AC_BE, ampdu=1):
     t = ar.timing_preset(phy)
-    return solve(t, make_rate(phy, rate), length, [Class(t, ac, n)], loss)
+    return solve(t, make_rate(phy, rate), length, [Class(t, ac, n)], loss, ampdu=ampdu)
 
 
 def main():
@@ -178,6 +210,7 @@ def main():
     ap.add_argument('--n', default='1-8')
     ap.add_argument('--loss', type=float, default=0.0)
     ap.add_argument('--classes', help='ac:n,ac:n (EDCA), e.g. vo:1,be:1')
+    ap.add_argument('--ampdu', type=int, default=1, help='MPDUs per A-MPDU (HT rates)')
     a = ap.parse_args()
     phy = PHY_NAMES[a.phy]
     t = ar.timing_preset(phy)
@@ -197,10 +230,10 @@ def main():
         return
     lo, _, hi = a.n.partition('-')
     for n in range(int(lo), int(hi or lo) + 1):
-        res = bianchi(phy, a.rate, a.len, n, a.loss)
+        res = bianchi(phy, a.rate, a.len, n, a.loss, ampdu=a.ampdu)
         c = res['classes'][0]
-        print('n %d tau %.5f p_coll %.4f throughput_mbps %.4f'
-              % (n, c['tau'], c['p_coll'], res['total_bps'] / 1e6))
+        print('n %d tau %.5f p_coll %.4f throughput_mbps %.4f ampdu %d'
+              % (n, c['tau'], c['p_coll'], res['total_bps'] / 1e6, c['ampdu']))
 
 
 if __name__ == '__main__':

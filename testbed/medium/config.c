@@ -193,6 +193,12 @@ int cfg_parse_line(struct medium_cfg *c, char *line, char *err, size_t el)
 		if (parse_long(tok[1], &v) || v < 1 || v > 190)
 			return fail(err, el, "queue-limit '%s': want frames in [1, 190]", tok[1]);
 		c->qlimit = (int)v;
+	} else if (!strcmp(tok[0], "ampdu")) {
+		NEED(2);
+		if (parse_long(tok[1], &v) || v < 0 || v > MED_AMPDU_MAX)
+			return fail(err, el, "ampdu '%s': want MPDUs per A-MPDU in [0, %d] (0: none)",
+				    tok[1], MED_AMPDU_MAX);
+		c->ampdu = (int)v;
 	} else if (!strcmp(tok[0], "retries")) {
 		NEED(2);
 		if (parse_long(tok[1], &v) || v < 0 || v > 15)
@@ -283,7 +289,7 @@ int cfg_parse_line(struct medium_cfg *c, char *line, char *err, size_t el)
 		c->edca[c->nedca++] = e;
 	} else {
 		return fail(err, el, "unknown keyword '%s' (seed dilation stats-interval queue-limit "
-			    "retries phy default link pair edca)", tok[0]);
+			    "retries ampdu phy default link pair edca)", tok[0]);
 	}
 	return 0;
 #undef NEED

@@ -32,6 +32,7 @@ struct medium_cfg {
 	int stats_ms;
 	int qlimit;
 	int retries;			/* cap on attempts per frame, 0: as mac80211 asks */
+	int ampdu;			/* MPDUs per A-MPDU (HT and up), 0/1: none */
 	int phy_2g, phy_5g;		/* enum airfair_phy */
 	struct cfg_link def;		/* "default" line */
 	int nlinks;

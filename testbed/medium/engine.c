@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
+#include "phy_params.h"
 
 static uint64_t rng_next(struct medium *m)
 {
@@ -144,6 +145,27 @@ static struct med_frame *ac_pop(struct medium *m, struct med_radio *rd, struct m
 	return f;
 }
 
+/* Take f out of its AC queue wherever it stands (an A-MPDU's MPDUs need not be first). */
+static void ac_unlink(struct medium *m, struct med_radio *rd, struct med_ac *a,
+		      struct med_frame *f)
+{
+	struct med_frame **pp = &a->head, *prev = NULL;
+
+	while (*pp && *pp != f) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	if (!*pp)
+		return;
+	*pp = f->next;
+	if (a->tail == f)
+		a->tail = prev;
+	if (rd->chan >= 0)
+		m->chan[rd->chan].queued--;
+	a->qlen--;
+	f->next = NULL;
+}
+
 void med_radio_del(struct medium *m, int idx)
 {
 	struct med_radio *rd;
@@ -154,8 +176,10 @@ void med_radio_del(struct medium *m, int idx)
 	/* a transmission in flight keeps its frame until it ends; drop the rest */
 	for (int c = 0; c < m->nchan; c++)
 		for (int i = 0; i < m->chan[c].ntx; i++)
-			if (m->chan[c].tx[i].radio == idx)
+			if (m->chan[c].tx[i].radio == idx) {
 				m->chan[c].tx[i].f = NULL;	/* caller frees via queue flush below */
+				m->chan[c].tx[i].nagg = 0;
+			}
 	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
 		struct med_frame *f;
 
@@ -309,10 +333,56 @@ uint64_t med_next_event(struct medium *m)
 	return best;
 }
 
+/* An MPDU's share of an A-MPDU: delimiter, MPDU with FCS, padded to 4 bytes. */
+static uint32_t ampdu_subframe_len(const struct med_frame *f)
+{
+	return (AIRFAIR_P_DELIM_LEN + f->len + AIRFAIR_P_FCS_LEN + 3) & ~3U;
+}
+
+static uint32_t ampdu_max_len(const struct tc_airfair_rate *r)
+{
+	return r->mode == AIRFAIR_MODE_HT ? AIRFAIR_P_HT_AMPDU_LEN : AIRFAIR_P_VHT_AMPDU_LEN;
+}
+
+/*
+ * The MPDUs that follow the head frame f into one A-MPDU: queued behind it in
+ * the same AC for the same receiver, at the same rate for this attempt, within
+ * the BlockAck window (m->ampdu_max), the PHY's A-MPDU length, aPPDUMaxTime
+ * and the AC's TXOP limit. Frames for other receivers keep their place.
+ */
+static void ampdu_collect(struct medium *m, struct med_chan *c, struct med_ac *a,
+			  struct med_tx *tx, uint64_t resp_ns)
+{
+	struct med_frame *f = tx->f;
+	const struct tc_airfair_rate *r = &f->rate[tx->rate_i];
+	uint32_t len = ampdu_subframe_len(f);
+	uint64_t limit_ns = AIRFAIR_P_PPDU_MAX_US * 1000ULL;
+
+	if (a->p.txop_us && (uint64_t)a->p.txop_us * 1000 - resp_ns < limit_ns)
+		limit_ns = (uint64_t)a->p.txop_us * 1000 - resp_ns;
+	for (struct med_frame *n = f->next; n && tx->nagg < m->ampdu_max; n = n->next) {
+		int ri = next_rate(m, n);
+		uint32_t l;
+
+		if (!n->ampdu || n->dst != f->dst || n->no_ack || ri < 0 ||
+		    memcmp(&n->rate[ri], r, sizeof(*r)))
+			continue;
+		l = len + ampdu_subframe_len(n);
+		if (l > ampdu_max_len(r) || airfair_ppdu_ns(r, l) > limit_ns)
+			break;
+		len = l;
+		tx->agg[tx->nagg++] = n;
+	}
+	if (tx->nagg > 1)
+		tx->ppdu_ns = airfair_ppdu_ns(r, len);
+	(void)c;
+}
+
 static void begin_attempt(struct medium *m, struct med_chan *c, int r, int ac)
 {
 	struct med_tx *tx = &c->tx[c->ntx++];
-	struct med_frame *f = m->radio[r].ac[ac].head;
+	struct med_ac *a = &m->radio[r].ac[ac];
+	struct med_frame *f = a->head;
 	int ri = next_rate(m, f);
 
 	if (ri < 0)
@@ -322,11 +392,22 @@ static void begin_attempt(struct medium *m, struct med_chan *c, int r, int ac)
 	tx->radio = r;
 	tx->ac = ac;
 	tx->rate_i = ri;
-	f->used[ri]++;
-	f->attempts++;
+	tx->agg[0] = f;
+	tx->nagg = 1;
 	tx->ppdu_ns = airfair_ppdu_ns(&f->rate[ri], f->len + 4);
+	if (m->ampdu_max > 1 && f->ampdu && !f->no_ack && f->dst >= 0 && f->dst != MED_BCAST)
+		ampdu_collect(m, c, a, tx, (uint64_t)c->t.sifs_us * 1000 +
+			      airfair_ctrl_ns(&c->t, c->t.ba_len));
+	for (int i = 0; i < tx->nagg; i++) {
+		struct med_frame *g = tx->agg[i];
+		int gi = next_rate(m, g);
+
+		g->used[gi < 0 ? g->nrates - 1 : gi]++;
+		g->attempts++;
+	}
 	tx->resp_ns = f->no_ack ? 0 :
-		(uint64_t)c->t.sifs_us * 1000 + airfair_ctrl_ns(&c->t, c->t.ack_len);
+		(uint64_t)c->t.sifs_us * 1000 +
+		airfair_ctrl_ns(&c->t, tx->nagg > 1 ? c->t.ba_len : c->t.ack_len);
 }
 
 /* Outcomes and airtime of the attempts in c->tx[], which all start at ts. */
@@ -370,12 +451,24 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 			tx->ok = false;	/* nobody will ACK */
 			cell->lost_ns += tx->ppdu_ns + tx->resp_ns;
 		} else {
-			tx->per = m->per ? m->per(m->ctx, tx->radio, f->dst, &f->rate[tx->rate_i],
-						  f->len + 4, &sig) : 0.0;
-			tx->ok = med_rand(m) >= tx->per;
-			f->signal = sig;
+			/* each MPDU of an A-MPDU lives or dies on its own (its own length) */
+			tx->ok = false;
+			for (int j = 0; j < tx->nagg; j++) {
+				struct med_frame *g = tx->agg[j];
+
+				tx->per = m->per ? m->per(m->ctx, tx->radio, g->dst,
+							  &g->rate[tx->rate_i], g->len + 4, &sig)
+						 : 0.0;
+				tx->agg_ok[j] = med_rand(m) >= tx->per;
+				tx->ok |= tx->agg_ok[j];
+				g->signal = sig;
+			}
 			if (!tx->ok)
 				cell->lost_ns += tx->ppdu_ns + tx->resp_ns;
+		}
+		if (tx->nagg > 1) {
+			cell->ampdus++;
+			cell->ampdu_mpdus += tx->nagg;
 		}
 		MED_LOG(m, 2, "chan %u: radio %d ac %d tx cookie %llu attempt %d rate#%d len %u "
 			"ppdu %.1f us idle %.1f us -> %s (per %.3f)\n", c->freq, tx->radio, tx->ac,
@@ -474,6 +567,55 @@ static void deliver(struct medium *m, struct med_chan *c, struct med_tx *tx)
 	(void)c;
 }
 
+/*
+ * The end of an A-MPDU attempt: the BlockAck names the MPDUs that arrived;
+ * they are delivered and leave the queue wherever they stand, the others stay
+ * for a retransmission (selective repeat) or leave when their budget is spent.
+ * One BlockAck resets the contention window as an ACK would.
+ */
+static void ampdu_end(struct medium *m, struct med_tx *tx)
+{
+	struct med_radio *rd = &m->radio[tx->radio];
+	struct med_ac *a = &rd->ac[tx->ac];
+	struct med_cell *cell = &m->cell[tx->radio][tx->f->dst][tx->ac];
+	int got = 0;
+
+	if (tx->ok) {
+		cell->data_ns += tx->ppdu_ns;
+		cell->ovh_ns += tx->resp_ns;
+	}
+	for (int j = 0; j < tx->nagg; j++) {
+		struct med_frame *g = tx->agg[j];
+
+		if (tx->agg_ok[j]) {
+			cell->frames++;
+			cell->bytes += g->len;
+			got++;
+			if (m->rx && m->radio[g->dst].present)
+				m->rx(m->ctx, g, g->dst, g->signal);
+		} else if (next_rate(m, g) >= 0) {
+			continue;	/* stays queued: it goes again */
+		} else {
+			cell->failures++;
+		}
+		ac_unlink(m, rd, a, g);
+		g->acked = tx->agg_ok[j];
+		if (m->done)
+			m->done(m->ctx, g);
+	}
+	MED_LOG(m, 2, "radio %d ac %d: A-MPDU of %d, %d acknowledged\n", tx->radio, tx->ac,
+		tx->nagg, got);
+	if (tx->ok) {
+		a->retry = 0;
+		a->cw = a->p.cwmin;
+	} else {
+		a->retry++;
+		a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
+	}
+	a->backoff = rand_slots(m, a->cw);
+	a->contend_since = m->now;
+}
+
 static void end_tx(struct medium *m, int ci)
 {
 	struct med_chan *c = &m->chan[ci];
@@ -490,6 +632,10 @@ static void end_tx(struct medium *m, int ci)
 
 		if (!f)
 			continue;	/* its radio went away */
+		if (tx->nagg > 1) {
+			ampdu_end(m, tx);
+			continue;
+		}
 		a = &m->radio[tx->radio].ac[tx->ac];
 		dst = f->dst >= 0 ? f->dst : MED_BCAST;
 		cell = &m->cell[tx->radio][dst][tx->ac];
@@ -652,14 +798,16 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"overhead_us\": %.3f, \"backoff_idle_us\": %.3f, "
 					"\"collision_us\": %.3f, \"lost_us\": %.3f, \"frames\": %llu, "
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
-					"\"collisions\": %llu, \"queue_drops\": %llu}",
+					"\"collisions\": %llu, \"queue_drops\": %llu, \"ampdus\": %llu, "
+					"\"ampdu_mpdus\": %llu}",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
 					c->data_ns / 1000.0, c->ovh_ns / 1000.0, c->idle_ns / 1000.0,
 					c->coll_ns / 1000.0, c->lost_ns / 1000.0,
 					(unsigned long long)c->frames, (unsigned long long)c->bytes,
 					(unsigned long long)c->attempts, (unsigned long long)c->failures,
-					(unsigned long long)c->collisions, (unsigned long long)c->qdrops);
+					(unsigned long long)c->collisions, (unsigned long long)c->qdrops,
+					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus);
 				first = false;
 			}
 	fprintf(out, "\n  ]\n}\n");

@@ -23,6 +23,7 @@
 #define MED_MAX_CHANS	64
 #define MED_MAX_RATES	4
 #define MED_NOISE_DBM	(-91)			/* 20 MHz, NF 10 dB */
+#define MED_AMPDU_MAX	AIRFAIR_MAX_AMPDU	/* MPDUs per A-MPDU: the BlockAck window */
 
 struct med_frame {
 	struct med_frame *next;
@@ -31,6 +32,7 @@ struct med_frame {
 	int dst;			/* radio index, MED_BCAST, or -1 unknown unicast */
 	uint8_t ac;			/* enum airfair_ac */
 	bool no_ack;
+	bool ampdu;			/* may go out in an A-MPDU (HT/VHT/HE, BlockAck) */
 	uint32_t len;			/* MPDU bytes without FCS */
 	uint32_t freq;			/* MHz */
 	int nrates;
@@ -84,15 +86,20 @@ struct med_cell {
 	uint64_t failures;	/* MPDUs dropped after the retry limit */
 	uint64_t collisions;	/* attempts that collided */
 	uint64_t qdrops;	/* dropped at enqueue: queue full */
+	uint64_t ampdus;	/* A-MPDU attempts (two or more MPDUs) */
+	uint64_t ampdu_mpdus;	/* MPDUs in them */
 };
 
 struct med_tx {
-	struct med_frame *f;
+	struct med_frame *f;		/* the (first) MPDU */
 	int radio, ac;
-	uint64_t ppdu_ns, resp_ns;	/* data PPDU, SIFS + ACK (or timeout) */
-	bool ok;
+	uint64_t ppdu_ns, resp_ns;	/* data PPDU, SIFS + ACK/BlockAck (or timeout) */
+	bool ok;			/* ACK, or a BlockAck for at least one MPDU */
 	int rate_i;
 	double per;
+	int nagg;			/* MPDUs in the PPDU (an A-MPDU if > 1) */
+	struct med_frame *agg[MED_AMPDU_MAX];
+	bool agg_ok[MED_AMPDU_MAX];
 };
 
 struct med_chan {
@@ -125,6 +132,7 @@ struct medium {
 	FILE *log;
 	int qlimit;			/* frames per radio (all ACs) */
 	int retry_limit;		/* cap on attempts, 0: take the rate table */
+	int ampdu_max;			/* MPDUs per A-MPDU, <= 1: no aggregation */
 	struct med_radio radio[MED_MAX_RADIOS];
 	struct med_chan chan[MED_MAX_CHANS];
 	int nchan;

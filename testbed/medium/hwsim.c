@@ -231,6 +231,12 @@ static int radio_of_addr(struct hw_ctx *h, const uint8_t *a)
 	return -1;
 }
 
+/* QoS data: what a BlockAck agreement covers and an A-MPDU may carry. */
+static bool frame_qos_data(const uint8_t *f, uint32_t len)
+{
+	return len >= 26 && ((f[0] >> 2) & 3) == 2 && (f[0] & 0x80);
+}
+
 static int frame_ac(const uint8_t *f, uint32_t len)
 {
 	uint16_t fc = f[0] | (f[1] << 8);
@@ -524,6 +530,8 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 		f->nrates = 1;
 		f->count[0] = 1;
 	}
+	f->ampdu = h->m->ampdu_max > 1 && !f->no_ack && f->dst >= 0 &&
+		   f->rate[0].mode != AIRFAIR_MODE_LEGACY && frame_qos_data(data, len);
 	med_run_until(h->m, sim_now(h));
 	MED_LOG(h->m, 3, "kernel frame: radio %d cookie %llu len %u ac %d dst %d freq %u flags 0x%x\n",
 		src, (unsigned long long)f->cookie, len, f->ac, f->dst, freq, p->flags);

@@ -20,6 +20,7 @@ static void usage(FILE *o)
 	      "                      [-o JSON] [-v]... [-l LOG]\n"
 	      "       airfair-medium --simulate [-c FILE] [-s SEED] [--stations N | --flows AC,AC,..]\n"
 	      "                      [--phy PHY] [--rate R] [--len BYTES] [--duration S] [--loss P]\n"
+	      "                      [--ampdu N]\n"
 	      "                      [-o JSON] [-v]...\n"
 	      "  -c FILE      configuration (docs/medium.md)\n"
 	      "  -s SEED      random seed (overrides the file)\n"
@@ -28,7 +29,8 @@ static void usage(FILE *o)
 	      "  -o FILE      ground-truth JSON written at exit (SIGINT/SIGTERM)\n"
 	      "  -v           log decisions (repeat for more); -l FILE to log there\n"
 	      "       airfair-medium --per-table SNR [--len BYTES]\n"
-	      "  --rate R     legacy Mbit/s (54, 11, ...) or mcsN (HT, 20 MHz, long GI)\n", o);
+	      "  --rate R     legacy Mbit/s (54, 11, ...) or mcsN (HT, 20 MHz, long GI)\n"
+	      "  --ampdu N    up to N MPDUs per A-MPDU, BlockAck (HT rates; 0/1: none)\n", o);
 }
 
 static int parse_rate(const char *s, struct tc_airfair_rate *r, int phy)
@@ -50,7 +52,8 @@ static int parse_rate(const char *s, struct tc_airfair_rate *r, int phy)
 int main(int argc, char **argv)
 {
 	static struct medium_cfg cfg;
-	struct sim_opts so = { .stations = 1, .len = 1500, .duration_s = 10.0, .loss = -1 };
+	struct sim_opts so = { .stations = 1, .len = 1500, .duration_s = 10.0, .loss = -1,
+			       .ampdu = -1 };
 	struct run_opts ro = { .stats_ms = -1 };
 	const char *cfgfile = NULL, *rate = "54", *phy = NULL;
 	long seed = -1;
@@ -69,6 +72,7 @@ int main(int argc, char **argv)
 		{ "len", required_argument, NULL, 'L' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "loss", required_argument, NULL, 'P' },
+		{ "ampdu", required_argument, NULL, 'A' },
 		{ "per-table", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -92,6 +96,7 @@ int main(int argc, char **argv)
 		case 'L': so.len = atoi(optarg); break;
 		case 'd': so.duration_s = atof(optarg); break;
 		case 'P': so.loss = atof(optarg); break;
+		case 'A': so.ampdu = atoi(optarg); break;
 		case 'T': per_snr = atof(optarg); per_table = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -169,6 +174,12 @@ int main(int argc, char **argv)
 		}
 		if (so.stations < 1 || so.stations >= MED_MAX_RADIOS || so.len < 14 || so.len > 7000) {
 			fprintf(stderr, "airfair-medium: bad --stations or --len\n");
+			return 2;
+		}
+		if (so.ampdu > MED_AMPDU_MAX ||
+		    (so.ampdu > 1 && so.rate.mode == AIRFAIR_MODE_LEGACY)) {
+			fprintf(stderr, "airfair-medium: --ampdu %d: want [0, %d] with an HT rate (mcsN)\n",
+				so.ampdu, MED_AMPDU_MAX);
 			return 2;
 		}
 		return run_simulation(&cfg, &so, &ro);

@@ -12,6 +12,7 @@ struct sim_opts {
 	int len;			/* MPDU bytes without FCS */
 	double duration_s;		/* simulated */
 	double loss;			/* <0: from the config */
+	int ampdu;			/* <0: from the config */
 };
 
 struct run_opts {

@@ -38,6 +38,7 @@ void medium_setup(struct medium *m, struct medium_cfg *cfg, struct run_opts *ro,
 	m->edca_for = cb_edca;
 	m->qlimit = cfg->qlimit;
 	m->retry_limit = cfg->retries;
+	m->ampdu_max = cfg->ampdu;
 	m->verbose = ro->verbose;
 	m->log = stderr;
 	if (ro->log_file) {
@@ -90,6 +91,7 @@ static void sim_push(struct sim_ctx *s, int radio)
 	f->freq = 5180;
 	f->nrates = 1;
 	f->rate[0] = s->so->rate;
+	f->ampdu = s->so->rate.mode != AIRFAIR_MODE_LEGACY;
 	f->count[0] = (uint8_t)(s->m->chan[0].t.retries + 1);
 	if (!s->m->nchan)
 		med_chan_get(s->m, f->freq);
@@ -152,27 +154,33 @@ int run_simulation(struct medium_cfg *cfg, struct sim_opts *so, struct run_opts 
 		cfg->def.loss = so->loss;
 		cfg->nlinks = 0;
 	}
+	if (so->ampdu >= 0)
+		cfg->ampdu = so->ampdu;
 	medium_setup(&m, cfg, ro, &s);
 	m.done = sim_done;
-	m.qlimit = 4;
+	/* saturated: a full A-MPDU's worth always queued (each one done queues the next) */
+	m.qlimit = m.ampdu_max > 1 ? 2 * m.ampdu_max : 4;
 	med_radio_add(&m, 0);
 	for (int i = 1; i <= n; i++) {
 		med_radio_add(&m, i);
-		sim_push(&s, i);
+		for (int k = 0; k < (m.ampdu_max > 1 ? m.ampdu_max : 1); k++)
+			sim_push(&s, i);
 	}
 	med_run_until(&m, (uint64_t)(secs * 1e9));
-	printf("# simulate: phy %d rate %u kbit/s len %d stations %d seed %llu duration %.1f s\n",
-	       so->phy, airfair_rate_kbps(&so->rate), so->len, n, (unsigned long long)cfg->seed, secs);
+	printf("# simulate: phy %d rate %u kbit/s len %d stations %d seed %llu duration %.1f s "
+	       "ampdu %d\n", so->phy, airfair_rate_kbps(&so->rate), so->len, n,
+	       (unsigned long long)cfg->seed, secs, m.ampdu_max);
 	for (int i = 1; i <= n; i++) {
 		struct med_cell *c = &m.cell[i][0][s.sta_ac[i]];
 
 		printf("sta %d ac %s throughput_mbps %.4f frames %llu attempts %llu failures %llu "
-		       "collisions %llu attempts_per_frame %.4f airtime_share %.4f\n", i,
+		       "collisions %llu attempts_per_frame %.4f airtime_share %.4f mpdus_per_ppdu %.2f\n", i,
 		       acn[s.sta_ac[i]], c->bytes * 8.0 / secs / 1e6, (unsigned long long)c->frames,
 		       (unsigned long long)c->attempts, (unsigned long long)c->failures,
 		       (unsigned long long)c->collisions,
 		       c->frames + c->failures ? (double)c->attempts / (c->frames + c->failures) : 0,
-		       (c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / (secs * 1e9));
+		       (c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / (secs * 1e9),
+		       c->attempts ? (double)(c->ampdu_mpdus + c->attempts - c->ampdus) / c->attempts : 0);
 		tot_bytes += c->bytes;
 		tot_frames += c->frames;
 		tot_att += c->attempts;

@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..25"
+echo "1..33"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -127,6 +127,38 @@ msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
 echo "# bad cwmin: rc $rc: $msg"
 check "$([ $rc = 2 ] && grep -q "$cfg:2: cwmin 16" <<<"$msg" && echo 1 || echo 0)" "config error names file:line (cwmin not 2^n-1)"
 rm -f "$cfg"
+
+# 26-31: A-MPDU + BlockAck (HT MCS 7, 1500 B MPDUs): saturation throughput vs Bianchi
+# with the A-MPDU exchange (bianchi.py --ampdu: N MPDUs per success, each lost on its
+# own, the access failed only when all are); N = 64 is capped at 29 by aPPDUMaxTime
+echo "# A-MPDU: phy 11n-5g rate mcs7 MPDU 1500 B, $secs s simulated per point"
+echo "#  N  n  loss  bianchi_mbps  engine_mbps  error_%  MPDUs/PPDU(model)  MPDUs/PPDU(engine)"
+for point in "8 1 0" "16 4 0" "64 1 0" "64 4 0" "16 1 0.2" "32 2 0.3"; do
+	set -- $point
+	N=$1 n=$2 p=$3
+	mline=$(python3 "$repo/testbed/bianchi.py" --phy 11n-5g --rate mcs7 --len 1500 --n "$n" \
+		--ampdu "$N" --loss "$p") || { echo "Bail out! bianchi.py --ampdu failed"; exit 1; }
+	m=$(field throughput_mbps "$mline")
+	magg=$(field ampdu "$mline")
+	res=$("$bin" --simulate --phy 11n-5g --rate mcs7 --len 1500 --stations "$n" --ampdu "$N" \
+		--loss "$p" --duration "$secs" --seed "$n" 2>&1)
+	e=$(field throughput_mbps "$(grep '^total' <<<"$res")")
+	eagg=$(field mpdus_per_ppdu "$(grep '^sta 1 ' <<<"$res")")
+	err=$(awk -v a="$e" -v b="$m" 'BEGIN{printf "%.2f", (a - b) / b * 100}')
+	printf '# %2d %2d  %4s  %12.4f  %11.4f  %7s  %17s  %18s\n' "$N" "$n" "$p" "$m" "$e" "$err" "$magg" "$eagg"
+	check "$(awk -v x="$err" 'BEGIN{print (x < 5 && x > -5) ? 1 : 0}')" \
+		"A-MPDU N=$N n=$n loss $p: engine $e vs model $m Mbit/s (${err}%), $eagg MPDUs/PPDU"
+done
+# 32: the cap the engine applies is the model's (aPPDUMaxTime, A-MPDU length)
+check "$(awk -v a="$eagg" -v b="$magg" 'BEGIN{print (a > b - 0.5 && a <= b) ? 1 : 0}')" \
+	"A-MPDU size: engine $eagg MPDUs per PPDU (lossy queue), model cap $magg"
+# 33: ampdu beyond the BlockAck window is refused
+cfg=$(mktemp)
+printf 'ampdu 65\n' > "$cfg"
+msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
+rm -f "$cfg"
+check "$([ $rc = 2 ] && grep -q "$cfg:1: ampdu '65'" <<<"$msg" && echo 1 || echo 0)" \
+	"config error names file:line (ampdu beyond the BlockAck window): $msg"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]
