@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run a command inside a throwaway qemu guest booted with a Debian kernel.
 #
-#   vm/run.sh [--kver KVER | --debug] [--timeout SEC] [--modules DIR] [--mem MB] [--smp N] -- CMD...
+#   vm/run.sh [--kver KVER | --debug] [--timeout SEC] [--modules DIR]... [--mem MB] [--smp N] -- CMD...
 #
 # --debug boots the debug kernel (vm/debug-kernel.sh: KASAN, kmemleak, lockdep, ...),
 # built on first use and cached outside the checkout.
@@ -13,13 +13,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kver="" timeout=300 modules="" mem=2048 smp=2 debug=0
+kver="" timeout=300 modules=() mem=2048 smp=2 debug=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kver=$2; shift 2 ;;
 	--debug) debug=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
-	--modules) modules=$2; shift 2 ;;
+	--modules) modules+=("$2"); shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--) shift; break ;;
@@ -55,9 +55,9 @@ printf '%q ' "$@" > "$run/cmd"
 echo "$cwd" > "$run/cwd"
 # Pass through the variables tests use to pick their parameters.
 env | grep -E '^(AIRFAIR_|KSFT_|TC_LIB_DIR=)' | sed 's/^\([^=]*\)=\(.*\)$/export \1=\x27\2\x27/' > "$run/env" || true
-if [ -n "$modules" ]; then
+if [ ${#modules[@]} -gt 0 ]; then
 	mkdir -p "$run/modules"
-	cp "$modules"/*.ko "$run/modules/"
+	for d in "${modules[@]}"; do cp "$d"/*.ko "$run/modules/"; done
 fi
 
 accel=$("$here/accel.sh" "$kver" "$image")

@@ -236,6 +236,8 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 	f->next = NULL;
 	f->attempts = 0;
 	memset(f->used, 0, sizeof(f->used));
+	f->rep_len = f->rep_ack = 0;
+	f->rep_rate = -1;
 	if (radio_qlen(rd) >= m->qlimit) {
 		int dst = f->dst >= 0 ? f->dst : MED_BCAST;
 
@@ -528,6 +530,13 @@ static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx
 	struct med_frame *f = tx->f;
 	struct med_ac *a = &m->radio[tx->radio].ac[tx->ac];
 
+	if (f->ampdu) {
+		/* a frame of a BlockAck session sent alone: an A-MPDU of one */
+		f->rep_len = 1;
+		f->rep_ack = acked;
+		f->rep_rate = -1;
+	}
+
 	ac_pop(m, &m->radio[tx->radio], a);
 	a->contend_since = m->now;
 	f->acked = acked;
@@ -578,7 +587,35 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	struct med_radio *rd = &m->radio[tx->radio];
 	struct med_ac *a = &rd->ac[tx->ac];
 	struct med_cell *cell = &m->cell[tx->radio][tx->f->dst][tx->ac];
+	struct med_frame *rep = NULL;
 	int got = 0;
+
+	for (int j = 0; j < tx->nagg; j++)
+		got += tx->agg_ok[j];
+	/*
+	 * Rate control hears of each A-MPDU once: on the status of one of its
+	 * frames that finishes now (an acknowledged one first). Attempts none of
+	 * whose frames finished are carried to the next report on the link.
+	 */
+	for (int j = 0; j < tx->nagg && !rep; j++)
+		if (tx->agg_ok[j])
+			rep = tx->agg[j];
+	for (int j = 0; j < tx->nagg && !rep; j++)
+		if (next_rate(m, tx->agg[j]) < 0)
+			rep = tx->agg[j];
+	{
+		typeof(m->ampdu_unreported[0][0]) *u = &m->ampdu_unreported[tx->radio][tx->f->dst];
+
+		u->len += tx->nagg;
+		u->ack += got;
+		if (rep) {
+			rep->rep_len = u->len > 255 ? 255 : u->len;
+			rep->rep_ack = u->ack > rep->rep_len ? rep->rep_len : u->ack;
+			rep->rep_rate = (int8_t)tx->rate_i;
+			u->len = u->ack = 0;
+		}
+	}
+	got = 0;
 
 	if (tx->ok) {
 		cell->data_ns += tx->ppdu_ns;

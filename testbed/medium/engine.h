@@ -43,6 +43,14 @@ struct med_frame {
 	bool acked;
 	bool dropped;			/* queue overflow, never sent */
 	int signal;			/* dBm of the ACK / last attempt */
+	/*
+	 * An A-MPDU report for rate control rides on this frame's status:
+	 * rep_len MPDUs sent, rep_ack acknowledged, in one attempt at rate slot
+	 * rep_rate (-1: its own attempts, a frame of a BlockAck session sent
+	 * alone). rep_len 0: no report.
+	 */
+	uint8_t rep_len, rep_ack;
+	int8_t rep_rate;
 	uint64_t enq_ns;
 	void *priv;			/* owned by the caller */
 };
@@ -143,6 +151,8 @@ struct medium {
 	med_done_fn done;
 	med_rx_fn rx;
 	med_phy_fn phy_for;
+	/* A-MPDU attempts not yet reported (no frame of theirs finished), per link */
+	struct { uint16_t len, ack; } ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
 	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */
 	bool (*edca_for)(void *ctx, int radio, int ac, struct med_edca *p);
 };

@@ -47,6 +47,8 @@ enum {
 #define HWSIM_TX_CTL_REQ_TX_STATUS	(1 << 0)
 #define HWSIM_TX_CTL_NO_ACK		(1 << 1)
 #define HWSIM_TX_STAT_ACK		(1 << 2)
+/* testbed/hwsim-patches: MPDUs in bits 8-15, acknowledged in 16-23 */
+#define HWSIM_TX_STAT_AMPDU		(1 << 3)
 #define HWSIM_RC_USE_SHORT_PREAMBLE	(1 << 2)
 #define HWSIM_RC_MCS			(1 << 3)
 #define HWSIM_RC_40_MHZ_WIDTH		(1 << 5)
@@ -360,6 +362,23 @@ static void send_status(struct hw_ctx *h, struct med_frame *f)
 	}
 	if (f->acked && !f->dropped && !(p->flags & HWSIM_TX_CTL_NO_ACK))
 		st.flags |= HWSIM_TX_STAT_ACK;
+	if (f->rep_len) {
+		/*
+		 * The A-MPDU report (testbed/hwsim-patches: HWSIM_TX_STAT_AMPDU; a
+		 * stock hwsim ignores these bits): rate control counts rep_len
+		 * attempts at the reported rate, rep_ack of them successful.
+		 */
+		st.flags |= HWSIM_TX_STAT_AMPDU | (uint32_t)f->rep_len << 8 |
+			    (uint32_t)f->rep_ack << 16;
+		if (f->rep_rate >= 0 && f->rep_rate < p->nrates_in) {
+			st.tx[0].idx = p->rates[f->rep_rate].idx;
+			st.tx[0].count = 1;
+			for (int i = 1; i < 4; i++) {
+				st.tx[i].idx = -1;
+				st.tx[i].count = 0;
+			}
+		}
+	}
 	st.signal = (uint32_t)(f->signal ? f->signal : -50);
 	memcpy(st.tx_addr, p->tx_addr, 6);
 	status_send(h, &st);
