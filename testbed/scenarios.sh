@@ -65,6 +65,12 @@ for n in "${names[@]}"; do
 				echo "scenarios: the patched mac80211 did not build for $k; stock mac80211" >&2
 			fi
 		fi
+		# hwsim that hears A-MPDU status from the medium (changes nothing without `ampdu`)
+		if "$here/hwsim-patches/build.sh" "$k" > /dev/null; then
+			mods+=(--modules "$repo/build/$k/hwsim")
+		else
+			echo "scenarios: the testbed's hwsim did not build for $k; minstrel_ht freezes with A-MPDU" >&2
+		fi
 		for s in ${seeds:-$(plan seeds "$toml" $([ $smoke = 0 ] || echo --smoke))}; do
 			dir=$outroot/$n/$k-${tag}s$s
 			rm -rf "$dir"

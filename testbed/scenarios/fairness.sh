@@ -5,7 +5,7 @@
 # scenarios of testbed/scenarios/*.toml, make demo among them) and
 # selftests/fairness_*.sh. Source after selftests/lib.sh. See docs/fairness.md.
 #
-#   fair_setup                  medium + hwsim AP (802.11a, legacy) + 3 stations + wired server
+#   fair_setup                  medium + hwsim AP (FAIR_PHY: 11a by default) + stations + wired server
 #   fair_warmup SECS            TCP both ways so minstrel settles; rates sampled meanwhile
 #   fair_read_rates             FAIR_RATE_DN[i] (AP->sta) and FAIR_RATE_UP[i] (sta->AP), Mbit/s
 #   fair_set_qdisc Q [OPTS]     (OPTS: more options for tc, after the variant's own) pfifo | fq_codel | airfair[-precise] | airfair-naive |
@@ -60,6 +60,14 @@ FAIR_MEDIUM_BIN=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair
 # station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail) so
 # that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
 [ -n "${FAIR_MEDIUM_EXTRA+set}" ] || FAIR_MEDIUM_EXTRA=()
+# The PHY: the medium's preset, hostapd's mode and airfair's preset (all 5 GHz)
+FAIR_PHY=${FAIR_PHY:-11a}
+case $FAIR_PHY in
+11a) FAIR_MODE=legacy ;;
+11n-5g) FAIR_MODE=ht ;;
+11ac) FAIR_MODE=vht ;;
+*) echo "fairness.sh: FAIR_PHY '$FAIR_PHY': 11a, 11n-5g or 11ac" >&2; return 1 ;;
+esac
 if [ -z "${FAIR_NSTA:-}" ]; then
 	FAIR_NSTA=3
 	FAIR_SNR=("" 35 19 11)
@@ -81,7 +89,7 @@ fair_medium_conf() {
 seed ${AIRFAIR_DEMO_SEED:-7}
 dilation $FAIR_K
 stats-interval 250
-phy 5g 11a
+phy 5g $FAIR_PHY
 default snr 40
 EOF
 	for ((i = 1; i <= FAIR_NSTA; i++)); do echo "pair 0 $i ${FAIR_LINK[i]}"; done
@@ -103,7 +111,7 @@ fair_setup() {
 		AIRFAIR_MEDIUM_CMD+=' -S $AIRFAIR_MEDIUM_STATS -o $WIFI_DIR/medium-final.json'
 	fi
 	export AIRFAIR_MEDIUM_CMD
-	wifi_setup "$FAIR_NSTA" band=5g mode=legacy || return 1
+	wifi_setup "$FAIR_NSTA" band=5g mode="$FAIR_MODE" || return 1
 	server_setup "$FAIR_DELAY" || return 1
 	[ -n "${AIRFAIR_MEDIUM_STATS:-}" ] && [ -s "$AIRFAIR_MEDIUM_STATS" ] ||
 		{ log "fair_setup: no live stats from the medium"; return 1; }
@@ -204,7 +212,7 @@ fair_set_qdisc() {
 		# backpressure from the mac80211 hook's pending airtime instead of the meter
 		grep -qw ieee80211_tx_report_register /proc/kallsyms ||
 			{ echo "airfair-pending: needs the mac80211 hook (boot with mac80211-patches/)"; return 1; }
-		out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model precise \
+		out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" model precise \
 			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
 		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $FAIR_AIRFAIR_OPTS, rate and loss live from the mac80211 hook" ;;
@@ -213,10 +221,10 @@ fair_set_qdisc() {
 		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
 		[ "$q" = airfair-nowindow ] && upload+=" no-upload-window" || upload+=" upload-window"
 		if [ "$q" = airfair-default ]; then
-			out=$(tc qdisc replace dev "$AP_IF" root airfair 11a $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
+			out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
 				{ echo "airfair: $out"; return 1; }
 		else
-			out=$(tc qdisc replace dev "$AP_IF" root airfair 11a model $model upload $upload \
+			out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" model $model upload $upload \
 				utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
 				{ echo "airfair model $model: $out"; return 1; }
 		fi

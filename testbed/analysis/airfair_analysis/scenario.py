@@ -26,8 +26,10 @@ QDISCS = ("pfifo", "fq_codel", "cake", "airfair", "airfair-naive", "airfair-esti
 # Congestion controls the guest has (vm/mkinitramfs.sh loads their modules).
 CCS = ("cubic", "reno", "bbr", "vegas")
 FLOW_KINDS = ("tcp-down", "tcp-up", "udp-down", "udp-up")
-# The harness's PHYs: the medium and hwsim run 802.11a (legacy OFDM, 5 GHz) only so far.
-PHYS = ("11a",)
+# The harness's PHYs (5 GHz): 802.11a, 802.11n and 802.11ac, with minstrel or
+# minstrel_ht choosing the rates (A-MPDU: `medium = ["ampdu 32"]` and the testbed's
+# hwsim patch, which testbed/scenarios.sh loads where it builds).
+PHYS = ("11a", "11n-5g", "11ac")
 MAX_STATIONS = 16
 
 
@@ -240,7 +242,9 @@ def parse(text, name, path=""):
         _num(f"{w}.snr", s["snr"], -10, 80)
         if "loss" in s:
             _num(f"{w}.loss", s["loss"], 0, 0.95)
-        if "rate_cap" in s and s["rate_cap"] not in rates:
+        if "rate_cap" in s:
+            _num(f"{w}.rate_cap", s["rate_cap"], 1, 10000)
+        if "rate_cap" in s and phy == "11a" and s["rate_cap"] not in rates:
             raise ScenarioError(f"{w}.rate_cap: {s['rate_cap']} Mbit/s is not an 802.11a rate "
                                 f"({', '.join(f'{r:g}' for r in rates)})")
         sc.stations.append(dict(s))
@@ -267,7 +271,7 @@ def parse(text, name, path=""):
 
 # What a scenario may add to the medium's config (docs/medium.md); the rest is the
 # harness's (phy, dilation, seed, the stations' pairs).
-MEDIUM_KEYWORDS = ("edca", "queue-limit", "retries")
+MEDIUM_KEYWORDS = ("edca", "queue-limit", "retries", "ampdu")
 MEDIUM_BIN = os.path.join(REPO, "build", "testbed", "medium", "airfair-medium")
 
 
@@ -342,6 +346,7 @@ def plan_sh(sc, seed):
              f"AIRFAIR_MEDIUM_K={sc.dilation}", f"AIRFAIR_DEMO_SEED={seed}",
              f"AIRFAIR_DEMO_OMIT={sc.omit}",
              f"AIRFAIR_DEMO_DELAY_MS={sc.wired_delay_ms:g}",
+             f"FAIR_PHY={sc.phy}",
              f"FAIR_NSTA={len(sc.stations)}",
              "FAIR_SNR=(\"\" " + " ".join(f"{s['snr']:g}" for s in sc.stations) + ")",
              "FAIR_LINK=(\"\" " + " ".join(q(sc.link(i)) for i in range(1, len(sc.stations) + 1)) + ")",
