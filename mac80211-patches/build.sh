@@ -16,13 +16,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
+# shellcheck source=../scripts/patch-series.sh
+. "$repo/scripts/patch-series.sh"
 [ $# -eq 1 ] || { echo "usage: $0 KVER" >&2; exit 2; }
 kver=$1
-case $kver in
-6.1.*) series=6.1 ;;
-6.12.*) series=6.12 ;;
-*) echo "build.sh: no patch series for kernel $kver (have: 6.1, 6.12)" >&2; exit 2 ;;
-esac
+series=$(series_for "$kver") || exit 2
 tarball=/usr/src/linux-source-$series.tar.xz
 kdir=/lib/modules/$kver/build
 pdir=$here/$series
@@ -32,10 +30,8 @@ src=$out/src
 [ -d "$kdir" ] || { echo "build.sh: $kdir missing (apt-get install linux-headers-$kver)" >&2; exit 1; }
 [ -f "$pdir/series" ] || { echo "build.sh: $pdir/series missing" >&2; exit 1; }
 
-stamp=$( { echo "$kver"; ls -l --time-style=+%s "$tarball"; cat "$0" "$pdir/series";
-	   while read -r p; do [ -n "$p" ] && cat "$pdir/$p"; done < "$pdir/series"; } |
-	 sha1sum | cut -c1-16)
-if [ -f "$out/mac80211.ko" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+stamp=$(series_stamp "$kver" "$tarball" "$pdir" "$0" "$repo/scripts/patch-series.sh")
+if series_cached "$out" mac80211.ko "$stamp"; then
 	echo "build.sh: $out/mac80211.ko is up to date"
 	exit 0
 fi
@@ -46,11 +42,7 @@ t0=$SECONDS
 tar -xJf "$tarball" -C "$src" --strip-components=1 \
 	"linux-source-$series/net/mac80211" "linux-source-$series/include/net/mac80211.h"
 echo "build.sh: extracted net/mac80211 from $tarball in $((SECONDS - t0)) s"
-while read -r p; do
-	case $p in ''|'#'*) continue ;; esac
-	echo "build.sh: applying $series/$p"
-	patch -d "$src" -p1 --forward --no-backup-if-mismatch -s < "$pdir/$p"
-done < "$pdir/series"
+series_apply "$src" "$pdir" | sed 's/^/build.sh: /'
 
 t0=$SECONDS
 make -s -C "$kdir" M="$src/net/mac80211" NOSTDINC_FLAGS="-I$src/include" \

@@ -13,13 +13,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=../../scripts/patch-series.sh
+. "$repo/scripts/patch-series.sh"
 [ $# -eq 1 ] || { echo "usage: $0 KVER" >&2; exit 2; }
 kver=$1
-case $kver in
-6.1.*) series=6.1 dir=drivers/net/wireless ;;
-6.12.*) series=6.12 dir=drivers/net/wireless/virtual ;;
-*) echo "hwsim build.sh: no patch series for kernel $kver (have: 6.1, 6.12)" >&2; exit 2 ;;
-esac
+series=$(series_for "$kver") || exit 2
+dir=drivers/net/wireless
+[ "$series" = 6.1 ] || dir+=/virtual	# moved in 6.2
 tarball=/usr/src/linux-source-$series.tar.xz
 kdir=/lib/modules/$kver/build
 pdir=$here/$series
@@ -28,10 +28,8 @@ src=$out/src
 [ -f "$tarball" ] || { echo "hwsim build.sh: $tarball missing (make deps)" >&2; exit 1; }
 [ -d "$kdir" ] || { echo "hwsim build.sh: $kdir missing (make deps)" >&2; exit 1; }
 
-stamp=$( { echo "$kver"; ls -l --time-style=+%s "$tarball"; cat "$0" "$pdir/series";
-	   while read -r p; do [ -n "$p" ] && cat "$pdir/$p"; done < "$pdir/series"; } |
-	 sha1sum | cut -c1-16)
-if [ -f "$out/mac80211_hwsim.ko" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+stamp=$(series_stamp "$kver" "$tarball" "$pdir" "$0" "$repo/scripts/patch-series.sh")
+if series_cached "$out" mac80211_hwsim.ko "$stamp"; then
 	echo "hwsim build.sh: $out/mac80211_hwsim.ko is up to date"
 	exit 0
 fi
@@ -39,11 +37,7 @@ rm -rf "$src" "$out/mac80211_hwsim.ko" "$out/stamp"
 mkdir -p "$src"
 tar -xJf "$tarball" -C "$src" --strip-components=1 \
 	"linux-source-$series/$dir/mac80211_hwsim.c" "linux-source-$series/$dir/mac80211_hwsim.h"
-while read -r p; do
-	case $p in ''|'#'*) continue ;; esac
-	echo "hwsim build.sh: applying $series/$p"
-	patch -d "$src" -p1 --forward --no-backup-if-mismatch -s < "$pdir/$p"
-done < "$pdir/series"
+series_apply "$src" "$pdir" | sed 's/^/hwsim build.sh: /'
 echo 'obj-m := mac80211_hwsim.o' > "$src/$dir/Kbuild"
 make -s -C "$kdir" M="$src/$dir" -j"${JOBS:-2}" modules 2>&1 | grep -v 'Skipping BTF generation' || true
 [ -f "$src/$dir/mac80211_hwsim.ko" ] || { echo "hwsim build.sh: build failed" >&2; exit 1; }
