@@ -26,7 +26,7 @@ fair_setup || { echo "run-scenario: set-up failed"; exit 1; }
 hook=no	# mac80211 is loaded now
 grep -qw ieee80211_tx_report_register /proc/kallsyms && hook=yes
 echo "mac80211 hook: $hook"
-fair_warmup 4
+fair_warmup "${SCEN_WARMUP:-4}"
 if ! airfair_load 2> "$WIFI_DIR/airfair_load.err"; then
 	echo "run-scenario: sch_airfair not loadable: $(tail -n 1 "$WIFI_DIR/airfair_load.err")"
 	exit 1

@@ -88,6 +88,7 @@ class Scenario:
     runs: List[Run] = field(default_factory=list)
     path: str = ""
     medium: List[str] = field(default_factory=list)   # extra medium config lines
+    warmup: int = 4                       # seconds of TCP each way before the runs
     variants: Dict[str, tuple] = field(default_factory=dict)  # label -> (qdisc, options)
     # the paper's figures to print beside ours: metric -> run -> qdisc -> value
     published: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
@@ -343,6 +344,7 @@ def plan_sh(sc, seed):
     q = shlex.quote
     lines = [f"# {sc.name} seed {seed}: generated from {os.path.relpath(sc.path, REPO) if sc.path else sc.name}",
              f"SCEN_NAME={q(sc.name)}", f"SCEN_SEED={seed}", f"SCEN_SECONDS={sc.seconds}",
+             f"SCEN_WARMUP={sc.warmup}",
              f"AIRFAIR_MEDIUM_K={sc.dilation}", f"AIRFAIR_DEMO_SEED={seed}",
              f"AIRFAIR_DEMO_OMIT={sc.omit}",
              f"AIRFAIR_DEMO_DELAY_MS={sc.wired_delay_ms:g}",
@@ -374,6 +376,7 @@ def smoke(sc):
     r.qdiscs = ([q for q in r.qdiscs if base(q) == "pfifo"][:1] +
                 [q for q in r.qdiscs if base(q).startswith("airfair")][:1]) or r.qdiscs[:2]
     sc.seconds = 8
+    sc.warmup = 2
     sc.seeds = sc.seeds[:1]
 
 
