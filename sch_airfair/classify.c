@@ -210,6 +210,7 @@ static void airfair_flow_reset(struct airfair_sched *q,
 	flow->wscale = -1;
 	flow->rtt_us = 0;
 	flow->rtt_weight = 0;
+	flow->sent = 0;		/* T-LAS: the new occupant has attained nothing */
 	q->new_flows_seen++;
 }
 

@@ -36,7 +36,7 @@ static const struct airfair_config airfair_defaults = {
 	.delack = 2,
 	.ack_filter = AIRFAIR_ACK_FILTER_CONSERVATIVE,
 	.ack_prio = 1,
-	.tlas = 8,
+	.tlas = 50,	/* gong-wu-williamson's threshold */
 	.rtt_buffer = 0,	/* opt-in: see rtt.c and docs/qdisc.md */
 	.target_us = 5000,
 	.interval_us = 100000,
@@ -331,8 +331,8 @@ static struct airfair_sta *airfair_fattest_sta(struct airfair_sched *q)
 /*
  * The flow to drop from when the queue is over its limits. With rtt-buffer,
  * each TCP flow is entitled to a share of the buffer in proportion to its
- * RTT (kliazovich-rdqm); the flow furthest above its share loses. Sparse flows
- * (still on the new list) are never chosen while another flow has packets.
+ * RTT (kliazovich-rdqm); the flow furthest above its share loses. A sparse
+ * flow (one packet queued) is never chosen while another flow has more.
  */
 static struct airfair_flow *airfair_victim_flow(struct airfair_sched *q,
 						struct airfair_sta *sta)
@@ -347,7 +347,7 @@ static struct airfair_flow *airfair_victim_flow(struct airfair_sched *q,
 
 		if (!flow->qlen)
 			continue;
-		if (flow->qlen <= 1 && flow->sent == 0) {
+		if (flow->qlen <= 1) {
 			sparse = flow;
 			continue;
 		}
@@ -484,7 +484,6 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (list_empty(&flow->chain)) {
 		list_add_tail(&flow->chain, &sta->new_flows);
 		flow->deficit = sta->flow_quantum;
-		flow->sent = 0;
 	}
 	if (!sta->active && sta != q->cur)
 		airfair_sta_activate(q, sta);
@@ -545,7 +544,11 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 		flow = list_first_entry(head, struct airfair_flow, chain);
 		if (flow->deficit <= 0) {
 			flow->deficit += sta->flow_quantum;
-			/* T-LAS: a young flow keeps priority for its first packets. */
+			/*
+			 * T-LAS: a flow that has attained less service than the
+			 * threshold in its whole life (not since it last went idle)
+			 * keeps priority; the others get one quantum of it.
+			 */
 			if (head == &sta->new_flows && flow->sent < q->cfg.tlas)
 				list_move_tail(&flow->chain, &sta->new_flows);
 			else

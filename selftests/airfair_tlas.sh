@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# T-LAS, threshold least-attained service (gong-wu-williamson): within a station, a flow
+# that has had fewer than `tlas` packets in its life goes out ahead of one that has had
+# more, also when the older flow has just become active again after a pause. One station
+# behind a slow meter (so that both flows wait in airfair); flow A sends 80 packets and
+# drains, then a new flow B sends 30 and A 30 more, at once; the receiver records the
+# order. With tlas 50, B (attained 0) keeps its priority and takes nearly all of the
+# first 31 slots (A, back after its 80, gets one quantum as a re-entering flow); with
+# no-tlas both lose it after a quantum and alternate.
+. "$(dirname "$0")/airfair_lib.sh"
+
+DEV=af0
+ORDER=$AIRFAIR_REPO/build/selftests/udp_order
+trap veth_cleanup EXIT
+
+ktap_header
+require_root
+require_cmd tc ip jq
+airfair_load || ktap_skip_all "cannot load sch_airfair"
+tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
+[ -x "$ORDER" ] || ktap_skip_all "$ORDER not built (make)"
+ktap_set_plan 2
+veth_setup 1 || ktap_skip_all "cannot build the veth/macvlan topology"
+
+DST=$(sta_addr 1)
+queued() { tc -j -s qdisc show dev $DEV | jq -r '.[0].qlen // 0'; }
+drain() {
+	local t
+	for t in $(seq 100); do [ "$(queued)" = 0 ] && return 0; sleep 0.1; done
+	return 1
+}
+
+# order TLAS_OPT: the arrival order of A's 30 and B's 30 after A's 80 have gone
+order() {
+	local out
+	# CoDel must not drop what waits behind the slow meter: the order is the point
+	tc qdisc replace dev $DEV root airfair 11a "$@" utilisation 20 target 1s interval 10s \
+		station "$(sta_mac 1)" rate 6mbit || return 1
+	# A's history: 80 packets, all sent (its attained service is 80)
+	"$ORDER" send "$DST" 7001 6001 80 1000 || return 1
+	drain || { log "A's first 80 did not drain"; return 1; }
+	ip netns exec $AF_NS "$ORDER" recv "$DST" 7001 7002 60 20 > "$WIFI_DIR/order" 2> "$WIFI_DIR/ready" &
+	local pid=$! t
+	for t in $(seq 50); do grep -q ready "$WIFI_DIR/ready" && break; sleep 0.1; done
+	"$ORDER" send "$DST" 7002 6002 30 1000 && "$ORDER" send "$DST" 7001 6001 30 1000 || return 1
+	wait $pid
+	out=$(cat "$WIFI_DIR/order")
+	log "$* order: $out"
+	echo "$out"
+}
+wifi_workdir
+first_b() { local o=${1:0:31}; o=${o//A/}; echo ${#o}; }
+
+o=$(order tlas 50)
+n=$(first_b "$o")
+if [ ${#o} = 60 ] && [ "$n" -ge 27 ]; then
+	ktap_test_pass "tlas 50: the new flow goes first ($n of the first 31 are B's; A attained 80)"
+else
+	ktap_test_fail "tlas 50: the new flow goes first (got $n of the first 31, order '$o')"
+fi
+o=$(order no-tlas)
+n=$(first_b "$o")
+if [ ${#o} = 60 ] && [ "$n" -le 22 ]; then
+	ktap_test_pass "no-tlas: both re-enter as sparse flows and share ($n of the first 31 are B's)"
+else
+	ktap_test_fail "no-tlas: both share (got $n of the first 31, order '$o')"
+fi
+ktap_finished
