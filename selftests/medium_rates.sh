@@ -132,20 +132,29 @@ if [ "$(jq -r '.end.sum_received.bits_per_second // 0' "$work/cli3.json" 2>/dev/
 	iperf3 -c 10.9.0.4 -u -b "$rate" -l 1400 -t "$SECS" -J > "$work/cli3.json" 2>&1
 fi
 
+kill "$dpid"; wait "$dpid"; dpid=	# writes final.json
+
+# The rate minstrel_ht carries the data at, by the medium's ground truth: the link's
+# delivered bytes over the airtime of its successful data PPDUs (a little under the PHY
+# rate: preamble and headers). iw's "tx bitrate" is the last frame's and often a probe
+# (a slow guest, the debug kernel, catches more of them), so it is only shown.
 check_mcs() { # check_mcs <sta> <snr>
-	local i=$1 snr=$2 want got line rates=" 6 9 12 18 24 36 48 54 " wi gi
+	local i=$1 snr=$2 want eff line rates=(6 9 12 18 24 36 48 54) wi lo hi
 	want=$("$bin" --per-table "$snr" --len 1462 | awk '/^best legacy/ {print $3}')
-	line=$(awk -v m="${mac[$i]}" '$1 == "Station" {on = ($2 == m)} on && /tx bitrate/' "$work/dump.txt")
-	got=$(sed -n 's/.*bitrate:[[:space:]]*\([0-9]*\)\(\.[0-9]*\)\{0,1\} MBit.*/\1/p' <<<"$line" |
-		sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
-	line=$(tr '\n' ' ' <<<"$line")
-	echo "# sta$i (SNR $snr dB): $(echo $line); model best $want Mbit/s"
-	wi=$(tr ' ' '\n' <<<"$rates" | grep -n "^$want$" | cut -d: -f1)
-	gi=$(tr ' ' '\n' <<<"$rates" | grep -n "^${got:-x}$" | cut -d: -f1)
-	if [ -n "$gi" ] && [ -n "$wi" ] && [ $((gi - wi)) -ge -1 ] && [ $((gi - wi)) -le 1 ]; then
-		ok "sta$i at SNR $snr dB: minstrel_ht uses $got Mbit/s, model best $want (+-1 rate)"
+	eff=$(jq -r --argjson i "$i" '[.medium.links[] | select(.tx == 0 and .rx == $i and .ac == "be")] |
+		(map(.bytes) | add // 0) as $b | (map(.data_us) | add // 0) as $t |
+		if $t > 0 then $b * 8 / $t else 0 end' "$work/final.json")
+	line=$(awk -v m="${mac[$i]}" '$1 == "Station" {on = ($2 == m)} on && /tx bitrate/' "$work/dump.txt" |
+		sed -n 's/.*bitrate:[[:space:]]*\([0-9.]*\) MBit.*/\1/p' | tr '\n' ' ')
+	for wi in "${!rates[@]}"; do [ "${rates[wi]}" = "$want" ] && break; done
+	# within one rate of the best: above 0.8 x the next lower rate (the PHY overhead
+	# keeps the figure under the rate itself), at most the next higher rate
+	lo=${rates[wi > 0 ? wi - 1 : 0]} hi=${rates[wi < 7 ? wi + 1 : 7]}
+	echo "# sta$i (SNR $snr dB): data at $(printf '%.1f' "$eff") Mbit/s by the medium; iw samples: $line; model best $want Mbit/s"
+	if awk -v e="$eff" -v lo="$lo" -v hi="$hi" 'BEGIN{exit !(e >= 0.8 * lo && e <= hi)}'; then
+		ok "sta$i at SNR $snr dB: minstrel_ht carries the data at $(printf '%.1f' "$eff") Mbit/s, model best $want (+-1 rate)"
 	else
-		notok "sta$i at SNR $snr dB: minstrel_ht uses ${got:-?} Mbit/s, model best $want (+-1 rate)"
+		notok "sta$i at SNR $snr dB: minstrel_ht carries the data at $(printf '%.1f' "$eff") Mbit/s, model best $want (+-1 rate: $lo-$hi)"
 	fi
 }
 check_mcs 1 35
@@ -162,7 +171,6 @@ else
 	notok "both SNR stations receive downlink traffic"
 fi
 
-kill "$dpid"; wait "$dpid"; dpid=
 read -r fr at fa co <<<"$(jq -r '[.medium.links[] | select(.tx == 0 and .rx == 3 and .ac == "be")] |
 	[(map(.frames) | add // 0), (map(.attempts) | add // 0), (map(.failures) | add // 0),
 	 (map(.collisions) | add // 0)] | @tsv' "$work/final.json")"
