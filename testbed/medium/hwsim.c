@@ -648,8 +648,7 @@ static void write_stats(struct hw_ctx *h, const char *path, uint64_t start_real)
 
 	if (!path)
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
+	f = out_open(path, tmp, sizeof(tmp));
 	if (!f)
 		return;
 	fprintf(f, "{\"daemon\": {\"wall_s\": %.3f, \"dilation\": %g, \"seed\": %llu, "
@@ -667,8 +666,7 @@ static void write_stats(struct hw_ctx *h, const char *path, uint64_t start_real)
 		h->late_n ? h->late_ns_sum / 1e3 / h->late_n : 0, h->late_ns_max / 1e3);
 	med_json(h->m, f, hw_name);
 	fprintf(f, "}\n");
-	if (fclose(f) == 0)
-		rename(tmp, path);
+	out_close(f, path, tmp);
 }
 
 static int dump_radios(struct hw_ctx *h)

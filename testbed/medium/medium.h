@@ -32,5 +32,7 @@ struct ctx_base {
 /* shared helpers */
 void medium_setup(struct medium *m, struct medium_cfg *cfg, struct run_opts *ro, void *ctx);
 int write_json_file(struct medium *m, const char *path, const char *(*name)(void *, int));
+FILE *out_open(const char *path, char *tmp, size_t n);	/* tmp: >= 8 + strlen(path) */
+int out_close(FILE *f, const char *path, const char *tmp);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "medium.h"
 
 static double cb_per(void *ctx, int src, int dst, const struct tc_airfair_rate *r,
@@ -51,19 +52,40 @@ void medium_setup(struct medium *m, struct medium_cfg *cfg, struct run_opts *ro,
 	}
 }
 
+/*
+ * Output files: a regular file (or a new one) is written beside and renamed
+ * over, so readers never see half of it; anything else (/dev/null, a FIFO,
+ * /dev/stdout) is written in place: renaming over it would put a regular
+ * file where a device node was.
+ */
+FILE *out_open(const char *path, char *tmp, size_t n)
+{
+	struct stat st;
+
+	tmp[0] = '\0';
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		snprintf(tmp, n, "%s.tmp", path);
+	return fopen(tmp[0] ? tmp : path, "w");
+}
+
+int out_close(FILE *f, const char *path, const char *tmp)
+{
+	if (fclose(f))
+		return -1;
+	return tmp[0] ? rename(tmp, path) : 0;
+}
+
 int write_json_file(struct medium *m, const char *path, const char *(*name)(void *, int))
 {
 	char tmp[4096];
-	FILE *f;
+	FILE *f = out_open(path, tmp, sizeof(tmp));
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
 	if (!f) {
-		perror(tmp);
+		perror(path);
 		return -1;
 	}
 	med_json(m, f, name);
-	if (fclose(f) || rename(tmp, path)) {
+	if (out_close(f, path, tmp)) {
 		perror(path);
 		return -1;
 	}

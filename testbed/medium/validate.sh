@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..33"
+echo "1..34"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -159,6 +159,18 @@ msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
 rm -f "$cfg"
 check "$([ $rc = 2 ] && grep -q "$cfg:1: ampdu '65'" <<<"$msg" && echo 1 || echo 0)" \
 	"config error names file:line (ampdu beyond the BlockAck window): $msg"
+
+# 34: an output that is not a regular file (a FIFO here; /dev/null alike) is written in
+# place, not renamed over: the JSON arrives through it and it stays a FIFO
+d=$(mktemp -d)
+mkfifo "$d/fifo"
+cat "$d/fifo" > "$d/got" &
+reader=$!
+"$bin" --simulate --duration 0.01 -o "$d/fifo" > /dev/null
+wait "$reader"	# not a bare wait: stdout's tee is a child too
+check "$([ -p "$d/fifo" ] && grep -q '"sim_time_us"' "$d/got" && echo 1 || echo 0)" \
+	"-o on a FIFO: written through it, still a FIFO (no rename over a special file)"
+rm -rf "$d"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]

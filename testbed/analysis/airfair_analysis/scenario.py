@@ -295,7 +295,7 @@ def _medium(where, lines, nsta):
             f.write("phy 5g 11a\n" + "\n".join(lines) + "\n")
             f.flush()
             r = subprocess.run([MEDIUM_BIN, "--simulate", "-c", f.name, "--stations", "1",
-                                "--duration", "0.001", "-o", os.devnull],
+                                "--duration", "0.001"],
                                capture_output=True, text=True)
         if r.returncode != 0:
             msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
