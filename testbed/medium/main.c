@@ -29,13 +29,25 @@ static void usage(FILE *o)
 	      "  -o FILE      ground-truth JSON written at exit (SIGINT/SIGTERM)\n"
 	      "  -v           log decisions (repeat for more); -l FILE to log there\n"
 	      "       airfair-medium --per-table SNR [--len BYTES]\n"
-	      "  --rate R     legacy Mbit/s (54, 11, ...) or mcsN (HT, 20 MHz, long GI)\n"
+	      "  --rate R     legacy Mbit/s (54, 11, ...), mcsN (HT, 20 MHz, long GI) or\n"
+	      "               vhtN[/BW] (VHT MCS N, one stream, BW 20/40/80/160 MHz, default 80)\n"
 	      "  --ampdu N    up to N MPDUs per A-MPDU, BlockAck (HT rates; 0/1: none)\n", o);
 }
 
 static int parse_rate(const char *s, struct tc_airfair_rate *r, int phy)
 {
 	memset(r, 0, sizeof(*r));
+	if (!strncmp(s, "vht", 3)) {	/* vhtN[/BW]: VHT MCS N, one stream, long GI */
+		const char *bw = strchr(s, '/');
+		int mhz = bw ? atoi(bw + 1) : 80;
+
+		r->mode = AIRFAIR_MODE_VHT;
+		r->mcs = atoi(s + 3);
+		r->nss = 1;
+		r->bw = mhz == 20 ? AIRFAIR_BW_20 : mhz == 40 ? AIRFAIR_BW_40 :
+			mhz == 80 ? AIRFAIR_BW_80 : mhz == 160 ? AIRFAIR_BW_160 : 0xff;
+		return airfair_rate_validate(r);
+	}
 	if (!strncmp(s, "mcs", 3)) {
 		r->mode = AIRFAIR_MODE_HT;
 		r->mcs = atoi(s + 3);

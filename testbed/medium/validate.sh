@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..34"
+echo "1..40"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -171,6 +171,28 @@ wait "$reader"	# not a bare wait: stdout's tee is a child too
 check "$([ -p "$d/fifo" ] && grep -q '"sim_time_us"' "$d/got" && echo 1 || echo 0)" \
 	"-o on a FIFO: written through it, still a FIFO (no rename over a special file)"
 rm -rf "$d"
+
+# 35-40: the qdisc's airtime model (airtime-calc, what airfair charges) against the
+# medium's ground truth per MPDU, HT and VHT, with and without A-MPDU: one saturated
+# station, 1500 B MPDUs (a 1450 B L3 packet in the model), busy air (PPDU share +
+# SIFS + ACK/BlockAck share) and with AIFS + backoff (chen-yan's indirect part)
+calc=$repo/build/tools/airtime-calc
+if [ -x "$calc" ]; then
+	echo "# model vs medium per MPDU (ns): rate  N  busy(medium) busy(model)  total(medium) total(model)  err"
+	for point in "mcs0 1" "mcs4 8" "mcs7 32" "vht4/80 8" "vht6/80 16" "vht8/80 32"; do
+		set -- $point
+		j=$(mktemp)
+		"$bin" --simulate --phy 11ac --rate "$1" --ampdu "$2" --len 1500 --duration "$secs" -o "$j" > /dev/null
+		res=$(python3 "$here/model_vs_medium.py" "$j" "$calc" "$1" "$2")
+		rm -f "$j"
+		read -r mb b tm t err <<<"$res"
+		printf '# %-8s %2d  %10s %10s  %10s %10s  %s%%\n' "$1" "$2" "$mb" "$b" "$tm" "$t" "$err"
+		check "$(awk -v e="${err:-99}" 'BEGIN{print (e < 2) ? 1 : 0}')" \
+			"airtime model vs medium, $1 A-MPDU $2: per-MPDU airtime within 2 % (${err:-?}%)"
+	done
+else
+	for _ in 1 2 3 4 5 6; do ok "airtime model vs medium # SKIP $calc not built"; done
+fi
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]
