@@ -20,8 +20,9 @@
 #                            airfair-estimated airfair-nowindow airfair airfair-default)
 #   AIRFAIR_DEMO_DIRECTIONS  only these runs (down up)
 #   AIRFAIR_DEMO_SEED        the medium's seed (the scenario's first)
-#   AIRFAIR_MEDIUM_K, AIRFAIR_DEMO_UTILISATION, AIRFAIR_DEMO_MEDIUM_CONF: passed into the
-#                            guest (testbed/scenarios/fairness.sh)
+#   AIRFAIR_DEMO_UTILISATION, AIRFAIR_DEMO_PENDING, AIRFAIR_DEMO_MEDIUM_CONF: passed into
+#                            the guest (testbed/scenarios/fairness.sh); dilation, the
+#                            seconds left out and the wired delay are the scenario's
 # The raw data stays in build/results/demo/SCENARIO/KVER-sSEED/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
