@@ -306,7 +306,7 @@ fair_flows() {
 #                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
 #                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
 fair_run() {
-	local q=$1 dir=$2 secs=$3 i k f r args pids=() ports="" sports="" t0 dirs="" port delays=""
+	local q=$1 dir=$2 secs=$3 i k f r d args pids=() ports="" sports="" t0 dirs="" port delays=""
 	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_BKL=("") FAIR_GPA=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
 	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt
@@ -314,20 +314,23 @@ fair_run() {
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
 		for f in $(fair_flows "$i" "$dir"); do
+			port=$((IPERF_PORT_BASE + 10 * i + k))
 			case $f in
-			*+*) sports+=" $((IPERF_PORT_BASE + 10 * i + k))" ;;
-			*) ports+=" $((IPERF_PORT_BASE + 10 * i + k))" ;;
+			*+*) sports+=" $port" ;;
+			*) ports+=" $port" ;;
 			esac
+			case ${f%@*} in *~*) d=${f#*~}; delays+=" $port:${d%@*}" ;; esac
 			k=$((k + 1))
 		done
 	done
 	[ -z "$ports" ] || iperf_servers $ports || return 1
 	[ -z "$sports" ] || iperf_servers --persistent $sports || return 1
+	# per-flow wired delays in place before the first SYN
+	[ -z "$delays" ] || fair_flow_delays $delays || return 1
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
 		for f in $(fair_flows "$i" "$dir"); do
 			port=$((IPERF_PORT_BASE + 10 * i + k))
-			case ${f%@*} in *~*) delays+=" $port:${f#*~}" ;; esac
 			case $f in *+*)
 				fair_sessions "$i" "$k" "$port" "$f" "$secs" &
 				pids+=($!)
@@ -349,7 +352,6 @@ fair_run() {
 		done
 		f=$(fair_flows "$i" "$dir"); f=${f%% *}; f=${f#*-}; dirs+=" ${f%%[:@+~]*}"
 	done
-	[ -z "$delays" ] || fair_flow_delays $delays || return 1
 	t0=$EPOCHREALTIME
 	sleep "$FAIR_OMIT"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
