@@ -38,12 +38,14 @@ order() {
 	tc qdisc replace dev $DEV root airfair 11a "$@" utilisation 20 target 1s interval 10s \
 		station "$(sta_mac 1)" rate 6mbit || return 1
 	# A's history: 80 packets, all sent (its attained service is 80)
-	"$ORDER" send "$DST" 7001 6001 80 1000 || return 1
+	"$ORDER" send "$DST" 1000 7001:6001:80 || return 1
 	drain || { log "A's first 80 did not drain"; return 1; }
 	ip netns exec $AF_NS "$ORDER" recv "$DST" 7001 7002 60 20 > "$WIFI_DIR/order" 2> "$WIFI_DIR/ready" &
 	local pid=$! t
 	for t in $(seq 50); do grep -q ready "$WIFI_DIR/ready" && break; sleep 0.1; done
-	"$ORDER" send "$DST" 7002 6002 30 1000 && "$ORDER" send "$DST" 7001 6001 30 1000 || return 1
+	# both flows from one process: queued within a millisecond of each other (two
+	# processes were far enough apart on the debug kernel for B to be half gone)
+	"$ORDER" send "$DST" 1000 7002:6002:30 7001:6001:30 || return 1
 	wait $pid
 	out=$(cat "$WIFI_DIR/order")
 	log "$* order: $out"

@@ -2,9 +2,10 @@
 /*
  * udp_order: the order in which a qdisc lets two flows' packets out.
  *
- *   udp_order send ADDR PORT SRCPORT COUNT LEN
- *	COUNT datagrams of LEN bytes from source port SRCPORT (one flow: the
- *	same 5-tuple every time) to ADDR:PORT.
+ *   udp_order send ADDR LEN PORT:SRCPORT:COUNT...
+ *	for each flow in turn, COUNT datagrams of LEN bytes from source port
+ *	SRCPORT (the same 5-tuple every time) to ADDR:PORT, all from one
+ *	process, so that the flows reach the qdisc within a millisecond.
  *   udp_order recv ADDR PORT_A PORT_B COUNT SECONDS
  *	receive on ADDR:PORT_A and ADDR:PORT_B; print one letter per datagram
  *	in arrival order (A or B), after COUNT of them or SECONDS, whichever is
@@ -33,18 +34,20 @@ static int udp_socket(const char *addr, int port, struct sockaddr_in *sa)
 	return fd;
 }
 
-static int do_send(char **argv)
+static int send_flow(const char *addr, int len, const char *spec)
 {
 	struct sockaddr_in to, from;
-	int fd = udp_socket(argv[0], atoi(argv[1]), &to);
-	int count = atoi(argv[3]), len = atoi(argv[4]), i;
+	int port, sport, count, fd, i;
 	static char buf[65536];
 
-	if (fd < 0 || count < 1 || len < 1 || len > (int)sizeof(buf))
+	if (sscanf(spec, "%d:%d:%d", &port, &sport, &count) != 3 || count < 1)
+		return 2;
+	fd = udp_socket(addr, port, &to);
+	if (fd < 0)
 		return 2;
 	memset(&from, 0, sizeof(from));
 	from.sin_family = AF_INET;
-	from.sin_port = htons(atoi(argv[2]));
+	from.sin_port = htons(sport);
 	if (bind(fd, (struct sockaddr *)&from, sizeof(from))) {
 		perror("udp_order: bind");
 		return 2;
@@ -54,6 +57,20 @@ static int do_send(char **argv)
 			perror("udp_order: sendto");
 			return 1;
 		}
+	}
+	return 0;	/* the socket stays open: its datagrams may still be queued */
+}
+
+static int do_send(int argc, char **argv)
+{
+	int len = atoi(argv[1]), i, rc;
+
+	if (len < 1 || len > 65536)
+		return 2;
+	for (i = 2; i < argc; i++) {
+		rc = send_flow(argv[0], len, argv[i]);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -96,11 +113,11 @@ static int do_recv(char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc == 7 && !strcmp(argv[1], "send"))
-		return do_send(argv + 2);
+	if (argc >= 5 && !strcmp(argv[1], "send"))
+		return do_send(argc - 2, argv + 2);
 	if (argc == 7 && !strcmp(argv[1], "recv"))
 		return do_recv(argv + 2);
-	fprintf(stderr, "usage: udp_order send ADDR PORT SRCPORT COUNT LEN\n"
+	fprintf(stderr, "usage: udp_order send ADDR LEN PORT:SRCPORT:COUNT...\n"
 			"       udp_order recv ADDR PORT_A PORT_B COUNT SECONDS\n");
 	return 2;
 }
