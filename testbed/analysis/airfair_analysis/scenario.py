@@ -133,7 +133,8 @@ def _num(where, v, lo, hi, integer=False):
 
 def _variants(where, v):
     """label = "QDISC OPTIONS...": QDISC (one of QDISCS) with more tc options."""
-    _check_keys(where, v, list(v))
+    if not isinstance(v, dict):
+        raise ScenarioError(f"{where}: a table of name = \"QDISC OPTIONS...\"")
     out = {}
     for label, spec in v.items():
         if label in QDISCS or not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", label):
