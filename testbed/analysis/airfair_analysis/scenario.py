@@ -374,8 +374,11 @@ def smoke(sc):
     sc.runs = sc.runs[:1]
     r = sc.runs[0]
     base = lambda q: sc.variants.get(q, (q,))[0]
-    r.qdiscs = ([q for q in r.qdiscs if base(q) == "pfifo"][:1] +
-                [q for q in r.qdiscs if base(q).startswith("airfair")][:1]) or r.qdiscs[:2]
+    # airfair as the product runs it: metered airfair, else the defaults, else any
+    # airfair variant but the naive baseline
+    fair = sorted((q for q in r.qdiscs if base(q).startswith("airfair") and base(q) != "airfair-naive"),
+                  key=lambda q: (base(q) != "airfair", base(q) != "airfair-default"))
+    r.qdiscs = ([q for q in r.qdiscs if base(q) == "pfifo"][:1] + fair[:1]) or r.qdiscs[:2]
     sc.seconds = 8
     sc.warmup = 2
     sc.seeds = sc.seeds[:1]

@@ -48,7 +48,8 @@ def check(root):
                     f"missing: {' '.join(missing)} (see {gdir}/console.txt)" if missing else ""))
         for r, qs in runs.items():
             # the smoke's pair: a pfifo and an airfair (or a variant of each)
-            a = next((recs.get((r, q)) for q in qs if q.startswith("airfair")), None)
+            a = next((recs.get((r, q)) for q in qs
+                      if q.startswith("airfair") and q != "airfair-naive"), None)
             f = next((recs.get((r, q)) for q in qs if q.startswith("pfifo")), None)
             if a is None:
                 continue

@@ -118,6 +118,14 @@ class Scenario(unittest.TestCase):
         sc = parse(GOOD, "t")
         smoke(sc)
         self.assertEqual((len(sc.runs), sc.runs[0].qdiscs, sc.seconds, sc.seeds), (1, ["pfifo", "airfair"], 8, [3]))
+        # the smoke judges airfair, never the naive baseline listed before it
+        sc = parse(GOOD.replace('qdiscs = ["pfifo", "airfair"]\n', 'qdiscs = ["pfifo", "airfair-naive", "airfair-b50", "airfair"]\n', 1), "t")
+        smoke(sc)
+        self.assertEqual(sc.runs[0].qdiscs, ["pfifo", "airfair"])
+        sc = parse(GOOD.replace('qdiscs = ["pfifo", "airfair"]\n', 'qdiscs = ["pfifo", "airfair-naive", "airfair-b50"]\n', 1)
+                   .replace("{ airfair = 0.99 }", "{ pfifo = 0.99 }"), "t")
+        smoke(sc)
+        self.assertEqual(sc.runs[0].qdiscs, ["pfifo", "airfair-b50"])
 
     def test_shipped(self):
         """Every scenario in testbed/scenarios/ loads."""
