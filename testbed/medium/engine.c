@@ -615,7 +615,6 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 			u->len = u->ack = 0;
 		}
 	}
-	got = 0;
 
 	if (tx->ok) {
 		cell->data_ns += tx->ppdu_ns;
@@ -627,7 +626,6 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 		if (tx->agg_ok[j]) {
 			cell->frames++;
 			cell->bytes += g->len;
-			got++;
 			if (m->rx && m->radio[g->dst].present)
 				m->rx(m->ctx, g, g->dst, g->signal);
 		} else if (next_rate(m, g) >= 0) {
