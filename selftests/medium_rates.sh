@@ -120,8 +120,12 @@ for i in 1 2 3; do
 	iperf3 -c 10.9.0.$((i + 1)) -u -b "$rate" -l 1400 -t "$SECS" -J > "$work/cli$i.json" 2>&1 &
 done
 wait_pids=$(jobs -p | grep -v "^$dpid$")
-# minstrel keeps sampling other rates: read the rate in use several times, take the mode.
-sleep $((SECS - 3))
+# minstrel starts low and climbs: the rate check counts only what the medium carried after
+# a snapshot taken 3 s in (the live stats file, rewritten every second).
+sleep 3
+cp "$work/live.json" "$work/warm.json"
+# iw's last-frame rate, several times (shown only: often a probe)
+sleep $((SECS - 6))
 : > "$work/dump.txt"
 for _ in 1 2 3 4 5; do iw dev "$ap" station dump >> "$work/dump.txt"; sleep 0.4; done
 wait $wait_pids 2>/dev/null
@@ -136,14 +140,17 @@ kill "$dpid"; wait "$dpid"; dpid=	# writes final.json
 
 # The rate minstrel_ht carries the data at, by the medium's ground truth: the link's
 # delivered bytes over the airtime of its successful data PPDUs (a little under the PHY
-# rate: preamble and headers). iw's "tx bitrate" is the last frame's and often a probe
-# (a slow guest, the debug kernel, catches more of them), so it is only shown.
+# rate: preamble and headers), after the warm-up snapshot. iw's "tx bitrate" is the last
+# frame's and often a probe (a slow guest, the debug kernel, catches more of them), so it
+# is only shown.
 check_mcs() { # check_mcs <sta> <snr>
 	local i=$1 snr=$2 want eff line rates=(6 9 12 18 24 36 48 54) wi lo hi
 	want=$("$bin" --per-table "$snr" --len 1462 | awk '/^best legacy/ {print $3}')
-	eff=$(jq -r --argjson i "$i" '[.medium.links[] | select(.tx == 0 and .rx == $i and .ac == "be")] |
-		(map(.bytes) | add // 0) as $b | (map(.data_us) | add // 0) as $t |
-		if $t > 0 then $b * 8 / $t else 0 end' "$work/final.json")
+	eff=$(jq -rn --argjson i "$i" --slurpfile w "$work/warm.json" --slurpfile f "$work/final.json" '
+		def link($j): [$j.medium.links[] | select(.tx == 0 and .rx == $i and .ac == "be")] |
+			{b: (map(.bytes) | add // 0), t: (map(.data_us) | add // 0)};
+		link($f[0]) as $e | link($w[0]) as $s |
+		if $e.t - $s.t > 0 then ($e.b - $s.b) * 8 / ($e.t - $s.t) else 0 end')
 	line=$(awk -v m="${mac[$i]}" '$1 == "Station" {on = ($2 == m)} on && /tx bitrate/' "$work/dump.txt" |
 		sed -n 's/.*bitrate:[[:space:]]*\([0-9.]*\) MBit.*/\1/p' | tr '\n' ' ')
 	for wi in "${!rates[@]}"; do [ "${rates[wi]}" = "$want" ] && break; done
