@@ -84,12 +84,15 @@ for k in "${kvers[@]}"; do
 		vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
 	# The mac80211 hook: the same kernel booted with the patched mac80211.ko; the
 	# download fairness test then takes rates from the hook and runs airfair-default;
-	# stations join and leave under load while the hook answers for them.
+	# stations join and leave under load while the hook answers for them. With them
+	# the testbed's hwsim (A-MPDU TX status): minstrel_ht adapts while the medium
+	# aggregates.
 	suite "hook-$k" bash -c "set -o pipefail
 		mac80211-patches/build.sh '$k' >/dev/null || exit 1
-		vm/run.sh --kver '$k' --timeout 1200 --modules 'build/$k/mac80211' -- \
+		testbed/hwsim-patches/build.sh '$k' >/dev/null || exit 1
+		vm/run.sh --kver '$k' --timeout 1200 --modules 'build/$k/mac80211' --modules 'build/$k/hwsim' -- \
 			bash selftests/run_tests.sh hook_basic.sh hook_mlo.sh source_medium.sh fairness_download.sh \
-				airfair_churn.sh |
+				airfair_churn.sh medium_ampdu.sh |
 			tee '$res/hook-$k.tap'"
 done
 

@@ -357,7 +357,8 @@ static double snr_anchor(const struct tc_airfair_rate *r, uint32_t *ref_len)
 	if (i > 11)
 		i = 11;
 	sens = sens_mcs[i] + 3 * r->bw;
-	return sens + 91;
+	/* the transmit power split over the spatial streams: 3 dB per doubling */
+	return sens + 91 + 10.0 * log10(r->nss > 1 ? r->nss : 1);
 }
 
 double per_from_snr(const struct tc_airfair_rate *r, double snr_db, uint32_t psdu_len)

@@ -135,14 +135,16 @@ int main(int argc, char **argv)
 	if (ro.stats_ms < 0)
 		ro.stats_ms = cfg.stats_ms;
 	if (per_table) {
-		/* the SNR->PER model per HT MCS (20 MHz, long GI): PER at --len and
-		 * PHY rate x (1 - PER); "best" is what a throughput-maximising rate
-		 * control should settle on */
-		int best = 0;
+		/* the SNR->PER model per HT MCS (20 MHz, long GI, one and two
+		 * streams as mac80211_hwsim has): PER at --len and PHY rate x
+		 * (1 - PER); "best" is what a throughput-maximising rate control
+		 * should settle on, "best mcs1" with one stream */
+		int best = 0, best1 = 0;
 		double bt = -1;
 
-		for (int mcs = 0; mcs < 8; mcs++) {
-			struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_HT, .mcs = mcs, .nss = 1 };
+		for (int mcs = 0; mcs < 16; mcs++) {
+			struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_HT, .mcs = mcs,
+						     .nss = mcs / 8 + 1 };
 			double per = per_from_snr(&r, per_snr, so.len + 4);
 			double tp = airfair_rate_kbps(&r) / 1000.0 * (1 - per);
 
@@ -152,8 +154,11 @@ int main(int argc, char **argv)
 				bt = tp;
 				best = mcs;
 			}
+			if (mcs == 7)
+				best1 = best;
 		}
 		printf("best mcs %d snr %.1f len %d\n", best, per_snr, so.len);
+		printf("best mcs1 %d snr %.1f len %d\n", best1, per_snr, so.len);
 		{
 			int bl = 0;
 

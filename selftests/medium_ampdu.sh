@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A-MPDU in the medium with HT rate control that keeps adapting: an 802.11n AP (5 GHz)
+# and three stations at SNR 35, 25 and 18 dB, whose best HT MCS by the medium's PER
+# model (airfair-medium --per-table; two streams, as hwsim has, 3 dB apart per stream
+# doubling) are 15, 12 and 10, each at least 10 % ahead of the next best. The medium
+# aggregates (`ampdu 32`) and reports each A-MPDU to mac80211 through the testbed's
+# hwsim patch (testbed/hwsim-patches: HWSIM_TX_STAT_AMPDU); without it minstrel_ht
+# ignores every status of a BlockAck session and never leaves its first rates
+# (docs/medium.md, limits). After downlink UDP to all three, the AP's minstrel_ht must
+# use each station's best MCS most of the time, and the medium's ground truth must
+# show A-MPDUs on the links.
+# Needs the patched hwsim: vm/run.sh --modules build/KVER/hwsim (skips without it).
+#   AIRFAIR_MEDIUM_K (default 20), AIRFAIR_AMPDU_SECS (default 12)
+. "$(dirname "$0")/lib.sh"
+
+MEDIUM=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
+K=${AIRFAIR_MEDIUM_K:-20}
+SECS=${AIRFAIR_AMPDU_SECS:-12}
+SNR=("" 35 25 18)
+
+ktap_header
+require_root
+require_cmd iw hostapd wpa_supplicant iperf3 jq
+[ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
+[ -f "/lib/modules/$(uname -r)/updates/mac80211_hwsim.ko" ] ||
+	ktap_skip_all "needs the testbed's mac80211_hwsim (testbed/hwsim-patches/build.sh; vm/run.sh --modules build/KVER/hwsim)"
+ktap_set_plan 6
+trap wifi_cleanup EXIT
+
+wifi_workdir
+{
+	echo "seed 5"
+	echo "dilation $K"
+	echo "stats-interval 250"
+	echo "phy 5g 11n-5g"
+	echo "ampdu 32"
+	for i in 1 2 3; do echo "pair 0 $i snr ${SNR[i]}"; done
+} > "$WIFI_DIR/medium.conf"
+AIRFAIR_MEDIUM_CMD="$MEDIUM -c $WIFI_DIR/medium.conf -I 250"
+AIRFAIR_MEDIUM_CMD+=' -S $AIRFAIR_MEDIUM_STATS'
+export AIRFAIR_MEDIUM_CMD
+if ! wifi_setup 3 band=5g mode=ht; then
+	ktap_test_fail "medium, 802.11n AP and three stations up"
+	ktap_skip_rest "no set-up"
+	ktap_finished
+fi
+ktap_test_pass "medium, 802.11n AP and three stations up"
+
+best=("")
+for i in 1 2 3; do
+	best[i]=$("$MEDIUM" --per-table "${SNR[i]}" --len 1462 | awk '$1 == "best" && $2 == "mcs" {print $3}')
+done
+# downlink UDP, 1 Mbit/s real each (k x that simulated): more than the SNR-18 link
+# carries at MCS 10, so frames queue at the AP and go out aggregated
+for i in 1 2 3; do
+	ip netns exec "$(sta_ns "$i")" iperf3 -s -1 -D -p $((5300 + i))
+done
+sleep 0.5
+clients=()
+for i in 1 2 3; do
+	iperf3 -c "$(sta_ip "$i")" -p $((5300 + i)) -u -b 1M -l 1400 -t "$SECS" -J \
+		> "$WIFI_DIR/udp$i.json" 2>&1 &
+	clients+=($!)
+done
+# minstrel_ht's rate for each station, sampled over the second half (iw shows the
+# last status's rate, now and then a probe: minstrel_ht samples other rates, so the
+# mode of 20 samples 0.25 s apart)
+sleep $((SECS / 2))
+for _ in $(seq 20); do
+	for i in 1 2 3; do
+		iw dev "$AP_IF" station get "${STA_MAC[i]}" 2>/dev/null |
+			awk -v i="$i" '/tx bitrate:/{for (k = 1; k < NF; k++) if ($k == "MCS") print i, $(k + 1)}'
+	done
+	sleep 0.25
+done > "$WIFI_DIR/mcs-samples"
+wait "${clients[@]}"	# not the medium, which wifi_setup left running in the background
+for i in 1 2 3; do
+	mode=$(awk -v i="$i" '$1 == i {n[$2]++} END{for (m in n) if (n[m] > b) {b = n[m]; x = m}; print x}' \
+		"$WIFI_DIR/mcs-samples")
+	seen=$(awk -v i="$i" '$1 == i {printf "%s ", $2}' "$WIFI_DIR/mcs-samples")
+	if [ "$mode" = "${best[i]}" ]; then
+		ktap_test_pass "SNR ${SNR[i]} dB: minstrel_ht settled on MCS $mode, the model's best (samples: $seen)"
+	else
+		ktap_test_fail "SNR ${SNR[i]} dB: minstrel_ht on MCS ${mode:-?}, the model's best is ${best[i]} (samples: $seen)"
+	fi
+done
+# the medium's ground truth: A-MPDUs on the AP's links, MPDUs per A-MPDU
+sleep 0.5	# the live statistics are rewritten every 250 ms
+agg=$(jq -r '[.medium.links[] | select(.tx == 0 and .rx > 0 and .ac == "be")] |
+	"\(map(.ampdus) | add // 0) \(map(.ampdu_mpdus) | add // 0)"' "$AIRFAIR_MEDIUM_STATS" 2>/dev/null)
+read -r n_ampdu n_mpdu <<< "${agg:-0 0}"
+if [ "${n_ampdu:-0}" -gt 20 ]; then
+	ktap_test_pass "the medium aggregated: $n_ampdu A-MPDUs, $(awk -v a="$n_mpdu" -v b="$n_ampdu" 'BEGIN{printf "%.1f", a / b}') MPDUs each"
+else
+	ktap_test_fail "the medium aggregated ($n_ampdu A-MPDUs of $n_mpdu MPDUs)"
+fi
+gp=$(for i in 1 2 3; do iperf_goodput "$WIFI_DIR/udp$i.json"; done | tr '\n' ' ')
+log "UDP goodput (real Mbit/s): $gp; x k=$K simulated"
+if awk -v g="$gp" 'BEGIN{n = split(g, x, " "); for (i = 1; i <= n; i++) if (x[i] <= 0) exit 1}'; then
+	ktap_test_pass "every station received data ($gp Mbit/s real)"
+else
+	ktap_test_fail "every station received data ($gp)"
+fi
+ktap_finished
