@@ -68,9 +68,18 @@ def summarise(resdir):
                                     if sum(len(s.sessions) for s in r.stations) > 1 else None),
                     "efficiency": (efficiency(gps, [s.airtime_us for s in r.stations], r.sim_us,
                                               fifo.busy) if fifo else None),
+                    "charge_ratio": charge_ratios(r),
                 }
                 out.append(rec)
     return out
+
+
+def charge_ratios(r):
+    """airfair's charge over the medium's airtime (+ backoff, which the charge includes),
+    per station with both: None where the qdisc keeps no books (not airfair)."""
+    xs = [s.charged_us / s.airtime_backoff_us for s in r.stations
+          if s.charged_us and s.airtime_backoff_us > 0]
+    return xs or None
 
 
 def _stat(xs):
@@ -91,6 +100,8 @@ def aggregate(records):
         out[key] = {m: _stat([r[m] for r in rs]) for m in
                     ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
                      "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share")}
+        ratios = [x for r in rs for x in (r.get("charge_ratio") or [])]
+        out[key]["charge_ratio"] = (min(ratios), max(ratios)) if ratios else None
         out[key]["shares"] = [statistics.fmean(r["shares"][i] for r in rs if len(r["shares"]) > i)
                               for i in range(n)]
         out[key]["guests"] = sorted({r["guest"] for r in rs})
@@ -126,7 +137,9 @@ def markdown(sc, agg, plots=()):
               f"airfair's rates from {src}; "
               f"{len(guests)} guests (seeds x kernels {', '.join(kernels)}). "
               "Each cell: mean (min-max) over them; airtime from the medium's ground truth; "
-              "efficiency = goodput / the airtime-fair optimum at pfifo's busy air.", ""]
+              "efficiency = goodput / the airtime-fair optimum at pfifo's busy air; "
+              "charged/air = airfair's own charge over the medium's airtime + backoff, "
+              "lowest-highest station.", ""]
     pub = sc.published
     head = ["run", "qdisc", "airtime Jain"]
     if "jain" in pub:
@@ -144,6 +157,9 @@ def markdown(sc, agg, plots=()):
     if has_rtt:
         head += ["RTT p50 ms", "RTT p99 ms"]
     head += ["efficiency", "busy"]
+    has_charge = any(a.get("charge_ratio") for a in agg.values())
+    if has_charge:
+        head.append("charged/air")
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run in sc.runs:
         for q in run.qdiscs:
@@ -165,6 +181,9 @@ def markdown(sc, agg, plots=()):
             if has_rtt:
                 row += [_fmt(a["rtt_p50_ms"], 1), _fmt(a["rtt_p99_ms"], 1)]
             row += [_fmt(a["efficiency"], 3), _fmt(a["busy"], 3)]
+            if has_charge:
+                c = a.get("charge_ratio")
+                row.append(f"{c[0]:.3f}-{c[1]:.3f}" if c else "")
             lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     if pub:

@@ -7,6 +7,7 @@ import tempfile
 import unittest
 
 from airfair_analysis import cov, efficiency, if_index, jain, load_run, optimum
+from airfair_analysis.report import charge_ratios
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
@@ -83,6 +84,18 @@ class SavedRun(unittest.TestCase):
         self.assertEqual([s.airtime_us for s in r.stations], [1900000, 1700000, 1700000])
         self.assertEqual([round(s.goodput_mbps, 6) for s in r.stations], [18.0, 6.0, 6.0])
         self.assertEqual([s.backlogged for s in r.stations], [0.9, 0.5, 0.0])
+
+    def test_charge_ratio(self):
+        """airfair's books against the air + backoff the medium saw for each station."""
+        # sta1: 1900000 air + 20000 + 1000 backoff; sta2: 1700000 + 9000 + 400; sta3 none
+        open(self.prefix + "-c1.json", "w").write("\n".join(json.dumps({"station": {
+            "addr": f"02:00:00:00:0{i}:00", "airtime_us": a}})
+            for i, a in ((1, 1921000 * 1.02), (2, 1709400 * 0.97), (3, 0))) + "\n")
+        got = charge_ratios(load_run(self.prefix))
+        self.assertEqual([round(x, 6) for x in got], [1.02, 0.97])   # sta3 charged nothing: left out
+        for c in ("-c0.json", "-c1.json"):
+            os.remove(self.prefix + c)
+        self.assertIsNone(charge_ratios(load_run(self.prefix)))
 
     def test_sessions(self):
         """Intermittent transfers: finished ones counted, IF against the fair share."""
