@@ -199,6 +199,14 @@ int cfg_parse_line(struct medium_cfg *c, char *line, char *err, size_t el)
 			return fail(err, el, "ampdu '%s': want MPDUs per A-MPDU in [0, %d] (0: none)",
 				    tok[1], MED_AMPDU_MAX);
 		c->ampdu = (int)v;
+	} else if (!strcmp(tok[0], "beacons")) {
+		NEED(2);
+		if (!strcmp(tok[1], "dilated"))
+			c->beacons_all = false;
+		else if (!strcmp(tok[1], "all"))
+			c->beacons_all = true;
+		else
+			return fail(err, el, "beacons '%s': want dilated or all", tok[1]);
 	} else if (!strcmp(tok[0], "retries")) {
 		NEED(2);
 		if (parse_long(tok[1], &v) || v < 0 || v > 15)

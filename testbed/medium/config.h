@@ -33,6 +33,7 @@ struct medium_cfg {
 	int qlimit;
 	int retries;			/* cap on attempts per frame, 0: as mac80211 asks */
 	int ampdu;			/* MPDUs per A-MPDU (HT and up), 0/1: none */
+	bool beacons_all;		/* every beacon on the air, not 1 in k */
 	int phy_2g, phy_5g;		/* enum airfair_phy */
 	struct cfg_link def;		/* "default" line */
 	int nlinks;

@@ -576,6 +576,16 @@ static void deliver(struct medium *m, struct med_chan *c, struct med_tx *tx)
 	(void)c;
 }
 
+void med_deliver_free(struct medium *m, struct med_frame *f)
+{
+	struct med_tx tx = { .f = f, .radio = f->src };
+
+	deliver(m, NULL, &tx);
+	f->acked = true;
+	if (m->done)
+		m->done(m->ctx, f);
+}
+
 /*
  * The end of an A-MPDU attempt: the BlockAck names the MPDUs that arrived;
  * they are delivered and leave the queue wherever they stand, the others stay

@@ -160,6 +160,8 @@ struct medium {
 void med_init(struct medium *m, uint64_t seed);
 double med_rand(struct medium *m);			/* [0,1) */
 void med_radio_add(struct medium *m, int idx);
+/* deliver a group frame now, without airtime, and complete it (see hwsim.c: beacons) */
+void med_deliver_free(struct medium *m, struct med_frame *f);
 void med_radio_del(struct medium *m, int idx);		/* flushes its queues as failed */
 /* Queue a frame at time m->now. Returns false (and fills f->dropped) if full. */
 bool med_enqueue(struct medium *m, struct med_frame *f);

@@ -92,6 +92,7 @@ struct hw_radio {
 	uint8_t addr[6];	/* the address hwsim keys the radio by */
 	char name[32];
 	uint64_t tx_frames, rx_frames;
+	uint64_t beacons;	/* sent by this radio, on the air or not */
 };
 
 struct hw_priv {
@@ -117,6 +118,8 @@ struct hw_ctx {
 	uint64_t frames_in, frames_out, status_out, nl_errors, send_errors, qdrops, late_ns_max;
 	uint64_t late_ns_sum, late_n;
 	uint64_t status_retries, status_retry_rejects;
+	/* 1 beacon in beacon_every occupies the air; the others arrive without airtime */
+	uint64_t beacon_every, beacons_free;
 	struct hw_status status[STATUS_RING];
 	/* FIFO: every retry waits the same time, so they fall due in order */
 	struct hw_status retry[STATUS_RETRIES];
@@ -552,6 +555,18 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 	f->ampdu = h->m->ampdu_max > 1 && !f->no_ack && f->dst >= 0 &&
 		   f->rate[0].mode != AIRFAIR_MODE_LEGACY && frame_qos_data(data, len);
 	med_run_until(h->m, sim_now(h));
+	/*
+	 * hostapd beacons every beacon_int of real time: under dilation k that
+	 * would be k times as often in simulated time. Only every k-th goes on
+	 * the air; the others still reach the stations (whose beacon-loss
+	 * monitor runs in real time) but take no airtime.
+	 */
+	if (f->dst == MED_BCAST && len >= 24 && data[0] == 0x80 &&
+	    h->radio[src].beacons++ % h->beacon_every) {
+		h->beacons_free++;
+		med_deliver_free(h->m, f);
+		return;
+	}
 	MED_LOG(h->m, 3, "kernel frame: radio %d cookie %llu len %u ac %d dst %d freq %u flags 0x%x\n",
 		src, (unsigned long long)f->cookie, len, f->ac, f->dst, freq, p->flags);
 	if (!med_enqueue(h->m, f)) {
@@ -655,14 +670,14 @@ static void write_stats(struct hw_ctx *h, const char *path, uint64_t start_real)
 		"\"frames_in\": %llu, \"frames_in_per_s\": %.1f, \"deliveries\": %llu, "
 		"\"tx_status\": %llu, \"queue_drops\": %llu, \"kernel_rejects\": %llu, "
 		"\"send_errors\": %llu, \"status_retries\": %llu, \"status_retry_rejects\": %llu, "
-		"\"cpu_s\": %.3f, \"cpu_share\": %.4f, "
+		"\"beacons_off_air\": %llu, \"cpu_s\": %.3f, \"cpu_share\": %.4f, "
 		"\"late_us_mean\": %.1f, \"late_us_max\": %.1f},\n\"medium\": ",
 		wall, h->k, (unsigned long long)h->base.cfg->seed, (unsigned long long)h->frames_in,
 		wall > 0 ? h->frames_in / wall : 0, (unsigned long long)h->frames_out,
 		(unsigned long long)h->status_out, (unsigned long long)h->qdrops,
 		(unsigned long long)h->nl_errors, (unsigned long long)h->send_errors,
 		(unsigned long long)h->status_retries, (unsigned long long)h->status_retry_rejects,
-		cpu_seconds(), wall > 0 ? cpu_seconds() / wall : 0,
+		(unsigned long long)h->beacons_free, cpu_seconds(), wall > 0 ? cpu_seconds() / wall : 0,
 		h->late_n ? h->late_ns_sum / 1e3 / h->late_n : 0, h->late_ns_max / 1e3);
 	med_json(h->m, f, hw_name);
 	fprintf(f, "}\n");
@@ -696,6 +711,7 @@ int run_hwsim(struct medium_cfg *cfg, struct run_opts *ro)
 	h.base.phy = -1;
 	h.m = &m;
 	h.k = cfg->dilation;
+	h.beacon_every = cfg->beacons_all ? 1 : (uint64_t)(cfg->dilation + 0.5);
 	medium_setup(&m, cfg, ro, &h);
 	m.done = cb_done;
 	m.rx = cb_rx;

@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..40"
+echo "1..41"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -193,6 +193,14 @@ if [ -x "$calc" ]; then
 else
 	for _ in 1 2 3 4 5 6; do ok "airtime model vs medium # SKIP $calc not built"; done
 fi
+
+# 41: beacons on the air: 1 in k (dilated, the default) or all; anything else an error
+cfg=$(mktemp)
+printf 'dilation 6\nbeacons dilated\nbeacons sometimes\n' > "$cfg"
+msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
+echo "# bad beacons: rc $rc: $msg"
+check "$([ $rc = 2 ] && grep -q "$cfg:3: beacons 'sometimes': want dilated or all" <<<"$msg" && echo 1 || echo 0)" "config error names file:line (beacons)"
+rm -f "$cfg"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]
