@@ -82,6 +82,40 @@ def charge_ratios(r):
     return xs or None
 
 
+def judge_targets(sc, records):
+    """The scenario's [[targets]] against every guest: one row per (target, run) with the
+    worst guest's figure; met only if every guest meets it (None: no data)."""
+    rows = []
+    for t in sc.targets:
+        m, q = t["metric"], t["qdisc"]
+        if "vs" in t:
+            text = f"{q} {m} <= {t['factor']:g} x {t['vs']}'s"
+        else:
+            text = f"{q} {m} {'>=' if 'min' in t else '<='} {t.get('min', t.get('max')):g}"
+        for rn in t["runs"]:
+            vals = []
+            for r in records:
+                if r["run"] != rn or r["qdisc"] != q or r.get(m) is None or r[m] != r[m]:
+                    continue
+                if "vs" in t:
+                    ref = next((x.get(m) for x in records if x["guest"] == r["guest"]
+                                and x["run"] == rn and x["qdisc"] == t["vs"]), None)
+                    if ref:
+                        vals.append(r[m] / ref)
+                else:
+                    vals.append(r[m])
+            if not vals:
+                rows.append((text, rn, 0, None, None))
+                continue
+            worst = min(vals) if "min" in t else max(vals)
+            if "min" in t:
+                met = worst >= t["min"]
+            else:
+                met = worst <= t.get("max", t.get("factor"))
+            rows.append((text, rn, len(vals), worst, met))
+    return rows
+
+
 def _stat(xs):
     xs = [x for x in xs if x is not None and x == x]
     if not xs:
@@ -119,7 +153,7 @@ def _fmt(st, digits=4):
     return f"{st['mean']:.{digits}f} ({st['min']:.{digits}f}-{st['max']:.{digits}f})"
 
 
-def markdown(sc, agg, plots=()):
+def markdown(sc, agg, plots=(), records=()):
     """The scenario's section of docs/results.md."""
     lines = [f"## {sc.title}", "", f"`testbed/scenarios/{sc.name}.toml`" +
              (f", after {sc.paper}" if sc.paper else "") + ".", ""]
@@ -186,6 +220,16 @@ def markdown(sc, agg, plots=()):
                 row.append(f"{c[0]:.3f}-{c[1]:.3f}" if c else "")
             lines.append("| " + " | ".join(row) + " |")
     lines.append("")
+    judged = judge_targets(sc, records) if sc.targets else []
+    if judged:
+        lines += ["Targets (every guest must meet them; the worst guest's figure, a ratio for "
+                  "a target against another qdisc):", "",
+                  "| target | run | guests | worst | met |", "|---|---|---|---|---|"]
+        for text, rn, n, worst, met in judged:
+            lines.append(f"| {text} | {rn} | {n} | " +
+                         ("n/a | no data |" if worst is None else
+                          f"{worst:.4f} | {'yes' if met else '**no**'} |"))
+        lines.append("")
     if pub:
         lines += [f"Paper: {sc.published_source}.", ""]
     for p in plots:
@@ -275,7 +319,7 @@ def main(argv=None):
         agg = aggregate(recs)
         pngs = [] if a.no_plots or not agg else plots(sc, agg, plotdir)
         rel = [os.path.relpath(p, os.path.dirname(a.out)) for p in pngs]
-        sections.append(markdown(sc, agg, rel))
+        sections.append(markdown(sc, agg, rel, recs))
         print(f"report: {n}: {len(recs)} measured runs, {len(pngs)} plots", file=sys.stderr)
     with open(a.out + ".tmp", "w") as f:
         f.write("\n".join(sections).rstrip("\n") + "\n")

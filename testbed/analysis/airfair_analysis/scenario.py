@@ -93,6 +93,7 @@ class Scenario:
     # the paper's figures to print beside ours: metric -> run -> qdisc -> value
     published: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     published_source: str = ""
+    targets: List[dict] = field(default_factory=list)   # [[targets]]: what the issue asks
 
     def link(self, i):
         """Station i's (1-based) medium `pair` clause."""
@@ -211,7 +212,7 @@ def parse(text, name, path=""):
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path or name}: {e}") from None
     top = ("title", "paper", "phy", "dilation", "seconds", "omit", "wired_delay_ms", "seeds",
-           "qdiscs", "stations", "runs", "published", "medium", "variants")
+           "qdiscs", "stations", "runs", "published", "medium", "variants", "targets")
     _check_keys(name, d, top, ("title", "stations", "runs", "qdiscs"))
     phy = d.get("phy", "11a")
     if phy not in PHYS:
@@ -268,12 +269,13 @@ def parse(text, name, path=""):
             raise ScenarioError(f"{w}.flows: no station has a flow")
     sc.medium = _medium(f"{name}.medium", d.get("medium", []), len(sc.stations))
     _published(sc, d.get("published", {}))
+    sc.targets = _targets(sc, d.get("targets", []))
     return sc
 
 
 # What a scenario may add to the medium's config (docs/medium.md); the rest is the
 # harness's (phy, dilation, seed, the stations' pairs).
-MEDIUM_KEYWORDS = ("edca", "queue-limit", "retries", "ampdu")
+MEDIUM_KEYWORDS = ("edca", "queue-limit", "retries", "ampdu", "beacons")
 MEDIUM_BIN = os.path.join(REPO, "build", "testbed", "medium", "airfair-medium")
 
 
@@ -326,6 +328,45 @@ def _published(sc, p):
                                          for q, v in row.items()}
     if p and not sc.published_source:
         raise ScenarioError(f"{w}.source: say where the published figures come from")
+
+
+# What a [[targets]] entry may judge: the per-guest metrics of report.summarise().
+TARGET_METRICS = ("jain", "jain_backoff", "throughput_jain", "efficiency", "if_index",
+                  "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "goodput_mbps")
+
+
+def _targets(sc, ts):
+    """[[targets]]: metric, qdisc, runs (default all of the qdisc's), and either min / max
+    (a bound every guest must meet) or vs + factor (at most factor x the vs qdisc's figure
+    in the same guest and run)."""
+    w = f"{sc.name}.targets"
+    if not isinstance(ts, list):
+        raise ScenarioError(f"{w}: a list of [[targets]] tables")
+    out = []
+    for j, t in enumerate(ts):
+        wt = f"{w}[{j}]"
+        _check_keys(wt, t, ("metric", "qdisc", "runs", "min", "max", "vs", "factor"),
+                    ("metric", "qdisc"))
+        if t["metric"] not in TARGET_METRICS:
+            raise ScenarioError(f"{wt}.metric: '{t['metric']}' (known: {', '.join(TARGET_METRICS)})")
+        runs = t.get("runs", [r.name for r in sc.runs if t["qdisc"] in r.qdiscs])
+        if not isinstance(runs, list) or not runs:
+            raise ScenarioError(f"{wt}.runs: a non-empty list of run names")
+        for rn in runs:
+            r = next((x for x in sc.runs if x.name == rn), None)
+            if r is None:
+                raise ScenarioError(f"{wt}.runs: no run '{rn}'")
+            for q in (t["qdisc"], t.get("vs")):
+                if q is not None and q not in r.qdiscs:
+                    raise ScenarioError(f"{wt}: run '{rn}' does not run '{q}'")
+        kinds = [k for k in ("min", "max", "vs") if k in t]
+        if len(kinds) != 1 or ("vs" in t) != ("factor" in t):
+            raise ScenarioError(f"{wt}: one of min, max, or vs with factor")
+        for k in ("min", "max", "factor"):
+            if k in t:
+                _num(f"{wt}.{k}", t[k], -1e9, 1e9)
+        out.append(dict(t, runs=runs))
+    return out
 
 
 def load(path):

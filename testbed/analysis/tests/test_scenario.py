@@ -10,7 +10,7 @@ import unittest
 
 from airfair_analysis.demo import show
 from airfair_analysis.smoke import maxmin_fair
-from airfair_analysis.report import aggregate, markdown, summarise
+from airfair_analysis.report import aggregate, judge_targets, markdown, summarise
 from airfair_analysis.scenario import MEDIUM_BIN, REPO, ScenarioError, load, parse, plan_sh, select, smoke
 
 GOOD = """
@@ -211,6 +211,42 @@ class Report(unittest.TestCase):
         self.assertFalse(maxmin_fair(rec))
         rec["backlogged"][2] = None
         self.assertFalse(maxmin_fair(rec))
+
+    def test_targets(self):
+        """[[targets]]: judged on every guest, the worst shown; a ratio against another qdisc."""
+        sc = parse(GOOD + """
+[[targets]]
+metric = "jain"
+qdisc = "airfair"
+min = 0.99
+[[targets]]
+metric = "throughput_jain"
+qdisc = "airfair"
+runs = ["down.d1"]
+vs = "pfifo"
+factor = 0.75
+[[targets]]
+metric = "jain"
+qdisc = "pfifo"
+max = 0.7
+""", "t")
+        rows = judge_targets(sc, summarise(self.dir))
+        # airfair's airtime is equal in both guests; in run "up" there is no data
+        self.assertEqual(rows[0][:2] + rows[0][2:], ("airfair jain >= 0.99", "down.d1", 2, 1.0, True))
+        self.assertEqual(rows[1], ("airfair jain >= 0.99", "up", 0, None, None))
+        # throughput Jain 0.8 (3 and 1 Mbit/s) against pfifo's 1.0: 0.8 > 0.75
+        self.assertEqual(rows[2][2:], (2, 0.8, False))
+        # pfifo's Jain 0.8 and 25/34: the worst (highest) is 0.8 > 0.7
+        self.assertEqual(rows[3][2:], (2, 0.8, False))
+        md = markdown(sc, aggregate(summarise(self.dir)), records=summarise(self.dir))
+        self.assertIn("| airfair throughput_jain <= 0.75 x pfifo's | down.d1 | 2 | 0.8000 | **no** |", md)
+        for bad, msg in (('metric = "speed"\nqdisc = "airfair"\nmin = 1', "metric: 'speed'"),
+                         ('metric = "jain"\nqdisc = "airfair"', "one of min, max"),
+                         ('metric = "jain"\nqdisc = "airfair-b50"\nruns = ["down.d1"]\nmin = 1',
+                          "does not run 'airfair-b50'"),
+                         ('metric = "jain"\nqdisc = "airfair"\nruns = ["down.d1"]\nvs = "pfifo"\nmin = 1', "one of min")):
+            with self.assertRaisesRegex(ScenarioError, msg):
+                parse(GOOD + "[[targets]]\n" + bad + "\n", "t")
 
     def test_markdown(self):
         md = markdown(self.sc, aggregate(summarise(self.dir)))
