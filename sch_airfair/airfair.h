@@ -42,6 +42,8 @@
  */
 #define AIRFAIR_PENDING_STALE_NS	(200 * NSEC_PER_MSEC)
 #define AIRFAIR_RTT_REF_US	50000	/* a TCP flow's RTT until one is measured */
+/* Delayed-ACK EWMA weight: 1/8 per ACK (advances clamped to AIRFAIR_DELACK_MAX). */
+#define AIRFAIR_DELACK_SHIFT	3
 /*
  * Most air one packet is charged, so that a flow's s32 deficit cannot wrap
  * (an ACK carrying uploads, or merged ACKs, can stand for much more).
@@ -195,6 +197,13 @@ struct airfair_rtt_ent {
 	u32 up_frames;
 	u32 up_bytes;
 	u8 sta_addr[ETH_ALEN];		/* where its egress packets go */
+	/*
+	 * Downloads: the station's ACKs seen by the receive hook give the
+	 * flow's delayed-ACK factor (segments of down_seg bytes per ACK).
+	 */
+	u16 down_seg;			/* last data segment size sent, bytes */
+	u16 down_d_x256;		/* EWMA of segments per ACK, 0 = none */
+	u32 down_ack_seq;		/* the station's last cumulative ACK */
 };
 
 struct airfair_rtt {
@@ -212,6 +221,13 @@ struct airfair_upload_seen {
 	bool tracked;			/* the flow has a record */
 	u32 frames;
 	u32 bytes;			/* L3, headers of every frame included */
+};
+
+/* What the receive hook learnt about a flow, for its egress packet (rtt.c). */
+struct airfair_rtt_seen {
+	u32 rtt_us;			/* 0 = no estimate yet */
+	u8 weight;			/* samples behind it (its weaker half) */
+	u16 down_delack_x256;		/* the station's segments per ACK, 0 = none */
 };
 
 /* TCP options the estimator and the classifier use. */
@@ -324,6 +340,21 @@ struct airfair_sched {
 	struct airfair_rtt rtt;
 };
 
+/*
+ * One cumulative ACK's advance of @adv bytes, in segments of @seg bytes, into
+ * the EWMA @d_x256 of segments per ACK (gong-wu-williamson's d); 0 = none yet.
+ */
+static inline u16 airfair_delack_update(u16 d_x256, u32 adv, u32 seg)
+{
+	u32 segs = min_t(u32, div_u64((u64)adv << 8, seg),
+			 AIRFAIR_DELACK_MAX << 8);
+
+	segs = max_t(u32, segs, 1 << 8);
+	if (!d_x256)
+		return segs;
+	return d_x256 + (((int)segs - (int)d_x256) >> AIRFAIR_DELACK_SHIFT);
+}
+
 /* station.c */
 int airfair_stas_alloc(struct airfair_sched *q, u32 max_stations);
 void airfair_stas_free(struct airfair_sched *q);
@@ -366,10 +397,11 @@ s64 airfair_rtt_share(const struct airfair_sched *q,
 		      const struct airfair_flow *flow);
 int airfair_rtt_init(struct Qdisc *sch, u32 max_stations);
 void airfair_rtt_destroy(struct Qdisc *sch);
-u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
-		       const struct tcphdr *th,
-		       const struct airfair_tcp_opts *o, u8 *weight,
-		       struct airfair_upload_seen *up);
+void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
+			const struct tcphdr *th,
+			const struct airfair_tcp_opts *o, u32 seg,
+			struct airfair_rtt_seen *seen,
+			struct airfair_upload_seen *up);
 
 /* hook.c: the optional mac80211 TX report hook (docs/mac80211-hook.md) */
 void airfair_hook_init(void);

@@ -802,6 +802,7 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	/* Eq. 7: the station's TCP ACK, at our rate to it, every d segments */
 	ack_ns = airfair_frame_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16, ac,
 				  ampdu, NULL);
+	out->sta_ack_ns = af_sat32(ack_ns);
 	out->tcp_down.b_ns256 = out->data.b_ns256;
 	out->tcp_down.a_ns = af_sat32(out->data.a_ns +
 				      div_u64(ack_ns + delack / 2, delack));

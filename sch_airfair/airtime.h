@@ -64,6 +64,7 @@ struct airfair_sta_costs {
 	struct airfair_affine tcp_down;	/* AP->STA TCP data + STA's ACK / d (Eq. 7) */
 	struct airfair_affine ack;	/* AP->STA pure TCP ACK frame itself */
 	u32 up_data_ns;			/* one MSS STA->AP data frame (Eq. 9) */
+	u32 sta_ack_ns;			/* one STA->AP TCP ACK frame (Eq. 7's, 0: naive) */
 };
 
 /*

@@ -16,10 +16,6 @@
 /* Direction hysteresis: a flow must lean this far before it changes side. */
 #define AIRFAIR_DIR_FLIP	4
 #define AIRFAIR_DIR_CAP		8
-/* Delayed-ACK EWMA weight: 1/8 per ACK; advances are clamped to this many MSS. */
-#define AIRFAIR_DELACK_SHIFT	3
-#define AIRFAIR_DELACK_MAX	16
-
 /*
  * Where the IP packet ends in the skb: Ethernet pads short frames to 60
  * bytes, so a pure ACK can arrive with bytes after its TCP header that are
@@ -229,17 +225,11 @@ static void airfair_update_dir(struct airfair_flow *flow, u8 pkt_class)
 /* Segments per ACK from the cumulative ACK's advance (gong-wu-williamson's d). */
 static void airfair_learn_delack(struct airfair_flow *flow, u32 ack_seq)
 {
-	u32 adv, segs;
-	int delta;
-
-	if (flow->last_ack_seq && after(ack_seq, flow->last_ack_seq)) {
-		adv = ack_seq - flow->last_ack_seq;
-		segs = min_t(u32, (adv << 8) / flow->mss,
-			     AIRFAIR_DELACK_MAX << 8);
-		segs = max_t(u32, segs, 1 << 8);
-		delta = (int)segs - flow->delack_x256;
-		flow->delack_x256 += delta >> AIRFAIR_DELACK_SHIFT;
-	}
+	if (flow->last_ack_seq && after(ack_seq, flow->last_ack_seq))
+		flow->delack_x256 =
+			airfair_delack_update(flow->delack_x256,
+					      ack_seq - flow->last_ack_seq,
+					      flow->mss);
 	if (!flow->last_ack_seq || after(ack_seq, flow->last_ack_seq))
 		flow->last_ack_seq = ack_seq;
 }
@@ -264,13 +254,13 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	u8 pkt_class = AIRFAIR_PKT_OTHER, kind = AIRFAIR_FLOW_OTHER;
 	const struct tcphdr *th = NULL;
 	struct airfair_upload_seen up = {};
+	struct airfair_rtt_seen seen;
 	struct airfair_tcp_opts opts;
 	const struct airfair_flow *state;
 	struct airfair_flow *flow;
 	struct flow_keys keys;
 	struct tcphdr _th;
-	u8 rtt_weight;
-	u32 hash;
+	u32 hash, seg = 0;
 
 	hash = airfair_flow_hash(skb, &keys);
 	if (keys.basic.ip_proto == IPPROTO_UDP) {
@@ -296,19 +286,23 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	 * there: the TCP state (direction, MSS, window scale, RTT) is the
 	 * occupant's, not this flow's. Neither reads nor writes it.
 	 */
+	if (pkt_class == AIRFAIR_PKT_TCP_DATA)
+		seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size :
+			airfair_l3_end(skb, &keys) - keys.control.thoff -
+			th->doff * 4;
 	if (th && flow->tag != hash) {
 		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
-		airfair_rtt_egress(q, hash, sta->addr, th, &opts, &rtt_weight,
+		airfair_rtt_egress(q, hash, sta->addr, th, &opts, seg, &seen,
 				   q->cfg.upload == AIRFAIR_UPLOAD_OBSERVED ?
 				   &up : NULL);
 		state = &airfair_flow_unknown;
 	} else if (th) {
 		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
-		flow->rtt_us = airfair_rtt_egress(q, hash, sta->addr, th, &opts,
-						  &flow->rtt_weight,
-						  q->cfg.upload ==
-						  AIRFAIR_UPLOAD_OBSERVED ?
-						  &up : NULL);
+		airfair_rtt_egress(q, hash, sta->addr, th, &opts, seg, &seen,
+				   q->cfg.upload == AIRFAIR_UPLOAD_OBSERVED ?
+				   &up : NULL);
+		flow->rtt_us = seen.rtt_us;
+		flow->rtt_weight = seen.weight;
 		if (th->syn) {
 			u16 mss = opts.mss;
 
@@ -327,8 +321,15 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 		} else {
 			airfair_update_dir(flow, pkt_class);
 		}
-		if (th->ack && pkt_class == AIRFAIR_PKT_TCP_ACK)
+		/*
+		 * d: an upload flow's from the AP's ACKs, a download flow's
+		 * from the station's (the receive hook's)
+		 */
+		if (flow->dir != AIRFAIR_DIR_DOWN && th->ack &&
+		    pkt_class == AIRFAIR_PKT_TCP_ACK)
 			airfair_learn_delack(flow, ntohl(th->ack_seq));
+		else if (flow->dir == AIRFAIR_DIR_DOWN && seen.down_delack_x256)
+			flow->delack_x256 = seen.down_delack_x256;
 	}
 
 	cb->pkt_class = pkt_class;
@@ -350,23 +351,38 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	const struct airfair_affine *a;
 	u32 len = qdisc_pkt_len(skb);
+	u32 fixed_ns;
 	u64 cost;
 
 	switch (pkt_class) {
 	case AIRFAIR_PKT_TCP_DATA:
 		a = flow->dir == AIRFAIR_DIR_UP ? &c->data : &c->tcp_down;
+		fixed_ns = a->a_ns;
+		/*
+		 * A download flow whose d is known (the configured one until the
+		 * station's ACKs tell): the station's ACK every d segments at
+		 * that d (Eq. 7).
+		 */
+		if (flow->dir == AIRFAIR_DIR_DOWN && flow->delack_x256 &&
+		    c->sta_ack_ns)
+			fixed_ns = c->data.a_ns +
+				   (u32)div_u64(((u64)c->sta_ack_ns << 8) +
+						flow->delack_x256 / 2,
+						flow->delack_x256);
 		break;
 	case AIRFAIR_PKT_TCP_ACK:
 		a = &c->ack;
+		fixed_ns = a->a_ns;
 		break;
 	default:
 		a = &c->data;
+		fixed_ns = a->a_ns;
 		break;
 	}
 	/* The model wants L3 length: 802.11 framing replaces the Ethernet header. */
 	len = len > segs * ETH_HLEN ? len - segs * ETH_HLEN : 0;
 	/* A GSO packet becomes segs frames: each pays the fixed part once. */
-	cost = (u64)a->a_ns * segs + (((u64)a->b_ns256 * len) >> 8);
+	cost = (u64)fixed_ns * segs + (((u64)a->b_ns256 * len) >> 8);
 	/*
 	 * The flow's upload data: as the receive path counted it, else (chen-yan
 	 * Eq. 9) the d data frames an upload flow's ACK acknowledges.

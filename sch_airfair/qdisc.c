@@ -1586,7 +1586,7 @@ struct airfair_sta_snap {
 	u8 source;
 	struct tc_airfair_rate rate;
 	u32 loss_q16, source_age_ms, cost_a, cost_b, qlen, backlog, drops;
-	u32 expected_kbps, pending_us, phy_pending_us, delack, rtt_us;
+	u32 expected_kbps, pending_us, phy_pending_us, delack, delack_down, rtt_us;
 	s32 deficit;
 	u32 flows[4];	/* TCP down, TCP up, UDP, other */
 	u64 airtime_ns, packets, bytes, upload_frames, backlogged_ns;
@@ -1596,7 +1596,7 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 				 struct airfair_sta_snap *n)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	u32 delack_sum = 0, delack_n = 0, rtt_n = 0;
+	u32 delack_sum = 0, delack_n = 0, rtt_n = 0, down_sum = 0, down_n = 0;
 	const struct airfair_sta *sta;
 	u64 rtt_sum = 0;
 	int f;
@@ -1648,6 +1648,10 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 			delack_n++;
 		} else if (flow->kind == AIRFAIR_FLOW_TCP) {
 			n->flows[0]++;
+			if (flow->dir == AIRFAIR_DIR_DOWN) {
+				down_sum += flow->delack_x256;
+				down_n++;
+			}
 		} else if (flow->kind == AIRFAIR_FLOW_UDP) {
 			n->flows[2]++;
 		} else {
@@ -1655,6 +1659,7 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 		}
 	}
 	n->delack = delack_n ? delack_sum / delack_n : q->cfg.delack << 8;
+	n->delack_down = down_n ? down_sum / down_n : q->cfg.delack << 8;
 	n->rtt_us = rtt_n ? (u32)div_u64(rtt_sum, rtt_n) : 0;
 	sch_tree_unlock(sch);
 	return true;
@@ -1729,6 +1734,7 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_UDP, n.flows[2]) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_OTHER, n.flows[3]) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DELACK, n.delack) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DELACK_DOWN, n.delack_down) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DROPS, n.drops) ||
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_PACKETS, n.packets,
 			      TCA_AIRFAIR_CSTATS_PAD) ||

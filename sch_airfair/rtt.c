@@ -298,39 +298,43 @@ static void airfair_upload_take(struct airfair_rtt_ent *e,
 }
 
 /*
- * Called from enqueue, under the root lock: the flow's RTT estimate in us (0 if
- * none yet) and its weight (the samples behind the weaker half). With @up, also
- * hands over the upload data received for the flow since its last egress
- * packet; up->tracked is false if the flow has no record to count it in.
+ * Called from enqueue, under the root lock, for a TCP packet to a station
+ * carrying @seg bytes of data per segment (0: none): the flow's RTT estimate
+ * and its weight (the samples behind the weaker half), and the station's
+ * delayed-ACK factor for the data it is sent. With @up, also hands over the
+ * upload data received for the flow since its last egress packet;
+ * up->tracked is false if the flow has no record to count it in.
  */
-u32 airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
-		       const struct tcphdr *th,
-		       const struct airfair_tcp_opts *o, u8 *weight,
-		       struct airfair_upload_seen *up)
+void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
+			const struct tcphdr *th,
+			const struct airfair_tcp_opts *o, u32 seg,
+			struct airfair_rtt_seen *seen,
+			struct airfair_upload_seen *up)
 {
 	struct airfair_rtt *r = &q->rtt;
 	struct airfair_rtt_ent *e;
-	u32 rtt = 0;
 
-	*weight = 0;
+	memset(seen, 0, sizeof(*seen));
 	if (up)
 		memset(up, 0, sizeof(*up));
 	if (!r->ents)
-		return 0;
+		return;
 	/* Enqueue runs with BHs off already; _bh states what the lock needs. */
 	spin_lock_bh(&r->lock);
 	e = airfair_rtt_track(r, hash, th, o, AIRFAIR_RTT_EGRESS, true);
 	if (e) {
-		rtt = airfair_rtt_of(e);
-		*weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
-			      e->nr_samples[AIRFAIR_RTT_INGRESS]);
+		seen->rtt_us = airfair_rtt_of(e);
+		seen->weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
+				   e->nr_samples[AIRFAIR_RTT_INGRESS]);
+		seen->down_delack_x256 = e->down_d_x256;
+		if (seg)
+			e->down_seg = min_t(u32, seg, U16_MAX);
 		/* the station the flow's packets go to sends its uploads */
 		ether_addr_copy(e->sta_addr, sta_addr);
 		if (up)
 			airfair_upload_take(e, th, up);
 	}
 	spin_unlock_bh(&r->lock);
-	return rtt;
 }
 
 /*
@@ -345,6 +349,20 @@ static void airfair_upload_add(struct airfair_rtt_ent *e,
 
 	e->up_frames = min_t(u64, (u64)e->up_frames + segs, U32_MAX);
 	e->up_bytes = min_t(u64, e->up_bytes + bytes, U32_MAX);
+}
+
+/*
+ * A pure ACK from the flow's station: how many of the segments the AP sent
+ * it acknowledges (the advance in units of the last segment size sent).
+ */
+static void airfair_down_ack(struct airfair_rtt_ent *e, u32 ack_seq)
+{
+	if (e->down_seg && e->down_ack_seq && after(ack_seq, e->down_ack_seq))
+		e->down_d_x256 = airfair_delack_update(e->down_d_x256,
+						       ack_seq - e->down_ack_seq,
+						       e->down_seg);
+	if (!e->down_ack_seq || after(ack_seq, e->down_ack_seq))
+		e->down_ack_seq = ack_seq;
 }
 
 /*
@@ -390,9 +408,13 @@ static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 	 * sent it: another station cannot charge (or relieve) it by reusing
 	 * the flow's addresses and ports.
 	 */
-	if (e && end > hdr && skb_mac_header_was_set(skb) &&
-	    ether_addr_equal(eth_hdr(skb)->h_source, e->sta_addr))
-		airfair_upload_add(e, skb, hdr, end);
+	if (e && skb_mac_header_was_set(skb) &&
+	    ether_addr_equal(eth_hdr(skb)->h_source, e->sta_addr)) {
+		if (end > hdr)
+			airfair_upload_add(e, skb, hdr, end);
+		else if (th->ack && !th->syn && !th->fin && !th->rst)
+			airfair_down_ack(e, ntohl(th->ack_seq));
+	}
 	spin_unlock(&r->lock);
 out:
 	consume_skb(skb);

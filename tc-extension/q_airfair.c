@@ -1646,6 +1646,12 @@ static void af_print_cstats(struct rtattr **tb)
 		print_uint(PRINT_JSON, "delack_x256", NULL, d);
 		print_float(PRINT_ANY, "delack", " delack %.2f", d / 256.0);
 	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DELACK_DOWN], 4)) {
+		__u32 d = af_u32(tb[TCA_AIRFAIR_CSTATS_DELACK_DOWN]);
+
+		print_uint(PRINT_JSON, "delack_down_x256", NULL, d);
+		print_float(PRINT_ANY, "delack_down", " delack_down %.2f", d / 256.0);
+	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_EXPECTED_TPUT], 4))
 		print_uint(PRINT_ANY, "expected_kbps", " expected %ukbit",
 			   af_u32(tb[TCA_AIRFAIR_CSTATS_EXPECTED_TPUT]));

@@ -300,6 +300,9 @@ enum {
 						 * (its share is max-min fair only while
 						 * it is backlogged)
 						 */
+	TCA_AIRFAIR_CSTATS_DELACK_DOWN,		/* u32: d of download flows, x256 (mean;
+						 * learnt from the station's ACKs)
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
