@@ -56,3 +56,14 @@ def efficiency(goodputs, airtimes_us, sim_us, fifo_busy):
     gpa = [g * sim_us / a if a > 0 else 0.0 for g, a in zip(goodputs, airtimes_us)]
     opt = optimum(gpa, fifo_busy)
     return sum(goodputs) / opt if opt > 0 else float("nan")
+
+
+def maxmin_fair(rec, under=0.9, idle=0.8):
+    """Every station whose airtime share is under `under` x its fair share was
+    backlogged in airfair less than `idle` of the time (needs airfair's per-station
+    backlogged figure; False without it)."""
+    n = len(rec["shares"])
+    for share, bkl in zip(rec["shares"], rec["backlogged"]):
+        if share < under / n and (bkl is None or bkl >= idle):
+            return False
+    return True

@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-from .metrics import cov, efficiency, jain
+from .metrics import cov, efficiency, jain, maxmin_fair
 from .run import load_run
 from .scenario import PUBLISHED_METRICS
 
@@ -70,6 +70,10 @@ def summarise(resdir):
                                               fifo.busy) if fifo else None),
                     "charge_ratio": charge_ratios(r),
                 }
+                # max-min: a station under its share was not backlogged in airfair
+                # (1/0; None where the qdisc keeps no such figure)
+                rec["maxmin"] = (float(maxmin_fair(rec)) if any(
+                    b is not None for b in rec["backlogged"]) else None)
                 out.append(rec)
     return out
 
@@ -133,7 +137,7 @@ def aggregate(records):
         n = max(len(r["shares"]) for r in rs)
         out[key] = {m: _stat([r[m] for r in rs]) for m in
                     ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
-                     "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share")}
+                     "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "maxmin")}
         ratios = [x for r in rs for x in (r.get("charge_ratio") or [])]
         out[key]["charge_ratio"] = (min(ratios), max(ratios)) if ratios else None
         out[key]["shares"] = [statistics.fmean(r["shares"][i] for r in rs if len(r["shares"]) > i)
@@ -173,7 +177,8 @@ def markdown(sc, agg, plots=(), records=()):
               "Each cell: mean (min-max) over them; airtime from the medium's ground truth; "
               "efficiency = goodput / the airtime-fair optimum at pfifo's busy air; "
               "charged/air = airfair's own charge over the medium's airtime + backoff, "
-              "lowest-highest station.", ""]
+              "lowest-highest station; max-min fair = guests in which every station under "
+              "0.9 x its share was backlogged in airfair less than 80 % of the time.", ""]
     pub = sc.published
     head = ["run", "qdisc", "airtime Jain"]
     if "jain" in pub:
@@ -194,6 +199,9 @@ def markdown(sc, agg, plots=(), records=()):
     has_charge = any(a.get("charge_ratio") for a in agg.values())
     if has_charge:
         head.append("charged/air")
+    has_maxmin = any(a.get("maxmin") for a in agg.values())
+    if has_maxmin:
+        head.append("max-min fair")
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for run in sc.runs:
         for q in run.qdiscs:
@@ -218,6 +226,10 @@ def markdown(sc, agg, plots=(), records=()):
             if has_charge:
                 c = a.get("charge_ratio")
                 row.append(f"{c[0]:.3f}-{c[1]:.3f}" if c else "")
+            if has_maxmin:
+                mm = a.get("maxmin")
+                row.append("" if mm is None else
+                           f"{round(mm['mean'] * mm['n'])}/{mm['n']}")
             lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     judged = judge_targets(sc, records) if sc.targets else []

@@ -332,7 +332,7 @@ def _published(sc, p):
 
 # What a [[targets]] entry may judge: the per-guest metrics of report.summarise().
 TARGET_METRICS = ("jain", "jain_backoff", "throughput_jain", "efficiency", "if_index",
-                  "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "goodput_mbps")
+                  "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "goodput_mbps", "maxmin")
 
 
 def _targets(sc, ts):

@@ -10,20 +10,10 @@ import re
 import shlex
 import sys
 
+from .metrics import maxmin_fair
 from .report import summarise
 
 MIN_JAIN = 0.85  # 8 s, 3-12 stations: leith under metered airfair gave 0.916
-
-
-def maxmin_fair(rec, under=0.9, idle=0.8):
-    """Every station whose airtime share is under `under` x its fair share was
-    backlogged in airfair less than `idle` of the time (needs airfair's per-station
-    backlogged figure; False without it)."""
-    n = len(rec["shares"])
-    for share, bkl in zip(rec["shares"], rec["backlogged"]):
-        if share < under / n and (bkl is None or bkl >= idle):
-            return False
-    return True
 
 
 def plan_values(path):

@@ -9,7 +9,7 @@ import tempfile
 import unittest
 
 from airfair_analysis.demo import show
-from airfair_analysis.smoke import maxmin_fair
+from airfair_analysis.metrics import maxmin_fair
 from airfair_analysis.report import aggregate, judge_targets, markdown, summarise
 from airfair_analysis.scenario import MEDIUM_BIN, REPO, ScenarioError, load, parse, plan_sh, select, smoke
 
