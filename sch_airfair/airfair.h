@@ -9,6 +9,7 @@
 #include <linux/hashtable.h>
 #include <linux/if_ether.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/netdevice.h>
 #include <linux/rbtree.h>
 #include <linux/skbuff.h>

@@ -54,15 +54,18 @@ static unsigned long n_packets, n_acks, n_dropped, n_windows;
 
 /* --- stand-ins for the rest of the qdisc ------------------------------- */
 
-u32 airfair_rtt_egress(struct airfair_sched *sq, u32 hash, const u8 *addr,
-		       const struct tcphdr *th,
-		       const struct airfair_tcp_opts *o, u8 *weight,
-		       struct airfair_upload_seen *up)
+void airfair_rtt_egress(struct airfair_sched *sq, u32 hash, const u8 *addr,
+			const struct tcphdr *th,
+			const struct airfair_tcp_opts *o, u32 seg,
+			struct airfair_rtt_seen *seen,
+			struct airfair_upload_seen *up)
 {
-	*weight = 0;
+	memset(seen, 0, sizeof(*seen));
+	/* a download d as the receive hook learns it (1..16 segments), or none */
+	if (hash & 1)
+		seen->down_delack_x256 = 256 + (hash >> 1) % (15 << 8);
 	if (up)
 		memset(up, 0, sizeof(*up));
-	return 0;
 }
 
 void airfair_unqueued(struct Qdisc *s, struct airfair_sta *st,
