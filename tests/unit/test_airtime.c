@@ -594,6 +594,8 @@ START_TEST(test_sta_costs)
 		ck_assert(llabs((long long)c.tcp_down.a_ns -
 				(long long)(c.data.a_ns + ack / d)) <= 1);
 		ck_assert_uint_eq(c.tcp_down.b_ns256, c.data.b_ns256);
+		/* the station's ACK itself, for a download flow's own d */
+		ck_assert_uint_eq(c.sta_ack_ns, ack);
 		/* the AP's ACK is exact at its nominal length */
 		ck_assert(llabs((long long)airfair_affine_ns(&c.ack, 52) -
 				(long long)ack) <= 1);
