@@ -363,6 +363,8 @@ fair_run() {
 		ppids+=($!)
 	done
 	local c0t=$EPOCHREALTIME c1t
+	# airfair's classes, for airfair only: a previous run's must not be saved as this one's
+	rm -f "$WIFI_DIR/c0.json" "$WIFI_DIR/c1.json"
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
 	local end qv mv
 	end=$(awk -v t="$t0" -v s="$secs" -v o="$FAIR_OMIT" 'BEGIN{printf "%.3f", t + o + s}')
