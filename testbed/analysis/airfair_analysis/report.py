@@ -46,8 +46,8 @@ def summarise(resdir):
             for m1 in glob.glob(os.path.join(glob.escape(rdir), "*-m1.json")):
                 prefix = m1[:-len("-m1.json")]
                 runs[os.path.basename(prefix)] = load_run(prefix)
-            fifo = runs.get("pfifo")
             for q, r in sorted(runs.items()):
+                fifo = _fifo(runs, q)
                 gps = [s.goodput_mbps for s in r.stations]
                 rec = {
                     "guest": os.path.basename(gdir), "kernel": meta.get("kernel", "?"),
@@ -86,16 +86,31 @@ def charge_ratios(r):
     return xs or None
 
 
+def _target_text(t):
+    m, q = t["metric"], t["qdisc"]
+    if "vs" in t:
+        return f"{q} {m} <= {t['factor']:g} x {t['vs']}'s"
+    return f"{q} {m} {'>=' if 'min' in t else '<='} {t.get('min', t.get('max')):g}"
+
+
+def _fifo(runs, q):
+    """The drop-tail reference for qdisc label Q: pfifo, else the pfifo variant with Q's
+    suffix (kliazovich: airfair-b50 -> pfifo-b50), else any pfifo variant."""
+    if "pfifo" in runs:
+        return runs["pfifo"]
+    same = "pfifo-" + q.rsplit("-", 1)[-1]
+    if same in runs:
+        return runs[same]
+    return next((r for k, r in sorted(runs.items()) if k.startswith("pfifo")), None)
+
+
 def judge_targets(sc, records):
     """The scenario's [[targets]] against every guest: one row per (target, run) with the
     worst guest's figure; met only if every guest meets it (None: no data)."""
     rows = []
     for t in sc.targets:
         m, q = t["metric"], t["qdisc"]
-        if "vs" in t:
-            text = f"{q} {m} <= {t['factor']:g} x {t['vs']}'s"
-        else:
-            text = f"{q} {m} {'>=' if 'min' in t else '<='} {t.get('min', t.get('max')):g}"
+        text = _target_text(t)
         for rn in t["runs"]:
             vals = []
             for r in records:
@@ -242,6 +257,9 @@ def markdown(sc, agg, plots=(), records=()):
                          ("n/a | no data |" if worst is None else
                           f"{worst:.4f} | {'yes' if met else '**no**'} |"))
         lines.append("")
+        for t in sc.targets:
+            if t.get("note"):
+                lines += [f"*{_target_text(t)}*: {t['note']}", ""]
     if pub:
         lines += [f"Paper: {sc.published_source}.", ""]
     for p in plots:
@@ -299,8 +317,10 @@ under {results}/; do not edit by hand. Scenarios are data: testbed/scenarios/*.t
 (docs/scenarios.md). Every figure is simulated time through airfair-medium (goodput =
 iperf3 x dilation k); airtime is the medium's ground truth, never the qdisc's own
 accounting. Each section says how many seconds were measured and in how many guests
-(seed x kernel): a smoke run (8 s, one seed, one kernel, make check) shows the pipeline
-and the direction of each result, not the papers' statistics.
+(seed x kernel): one guest shows the direction of each result, not the papers'
+statistics. Each scenario's targets (the acceptance figures of the issues) are judged on
+every guest, the worst shown; under a missed one, the scenario file's note says what the
+last measurement found.
 """
 
 

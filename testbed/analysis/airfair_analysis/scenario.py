@@ -338,15 +338,17 @@ TARGET_METRICS = ("jain", "jain_backoff", "throughput_jain", "efficiency", "if_i
 def _targets(sc, ts):
     """[[targets]]: metric, qdisc, runs (default all of the qdisc's), and either min / max
     (a bound every guest must meet) or vs + factor (at most factor x the vs qdisc's figure
-    in the same guest and run)."""
+    in the same guest and run); note: why the last measurement missed it, if it did."""
     w = f"{sc.name}.targets"
     if not isinstance(ts, list):
         raise ScenarioError(f"{w}: a list of [[targets]] tables")
     out = []
     for j, t in enumerate(ts):
         wt = f"{w}[{j}]"
-        _check_keys(wt, t, ("metric", "qdisc", "runs", "min", "max", "vs", "factor"),
+        _check_keys(wt, t, ("metric", "qdisc", "runs", "min", "max", "vs", "factor", "note"),
                     ("metric", "qdisc"))
+        if not isinstance(t.get("note", ""), str):
+            raise ScenarioError(f"{wt}.note: a string (what the last measurement showed, and why)")
         if t["metric"] not in TARGET_METRICS:
             raise ScenarioError(f"{wt}.metric: '{t['metric']}' (known: {', '.join(TARGET_METRICS)})")
         runs = t.get("runs", [r.name for r in sc.runs if t["qdisc"] in r.qdiscs])

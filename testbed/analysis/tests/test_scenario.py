@@ -229,6 +229,7 @@ factor = 0.75
 metric = "jain"
 qdisc = "pfifo"
 max = 0.7
+note = "drop tail favours the fast station"
 """, "t")
         rows = judge_targets(sc, summarise(self.dir))
         # airfair's airtime is equal in both guests; in run "up" there is no data
@@ -240,8 +241,10 @@ max = 0.7
         self.assertEqual(rows[3][2:], (2, 0.8, False))
         md = markdown(sc, aggregate(summarise(self.dir)), records=summarise(self.dir))
         self.assertIn("| airfair throughput_jain <= 0.75 x pfifo's | down.d1 | 2 | 0.8000 | **no** |", md)
+        self.assertIn("*pfifo jain <= 0.7*: drop tail favours the fast station", md)
         for bad, msg in (('metric = "speed"\nqdisc = "airfair"\nmin = 1', "metric: 'speed'"),
                          ('metric = "jain"\nqdisc = "airfair"', "one of min, max"),
+                         ('metric = "jain"\nqdisc = "airfair"\nmin = 1\nnote = 3', "note: a string"),
                          ('metric = "jain"\nqdisc = "airfair-b50"\nruns = ["down.d1"]\nmin = 1',
                           "does not run 'airfair-b50'"),
                          ('metric = "jain"\nqdisc = "airfair"\nruns = ["down.d1"]\nvs = "pfifo"\nmin = 1', "one of min")):
