@@ -20,6 +20,11 @@ sta_addr() { echo "10.77.0.$((10 + $1))"; }
 
 veth_setup() {
 	local n=$1 i
+	# what a killed test may have left (tests run one after another)
+	if ip netns list | grep -qw "^$AF_NS"; then
+		log "veth_setup: removing a stale $AF_NS namespace"
+		veth_cleanup
+	fi
 	ip netns add $AF_NS || return 1
 	ip link add af0 type veth peer name af1 netns $AF_NS || return 1
 	ip addr add 10.77.0.1/24 dev af0

@@ -12,7 +12,9 @@
 
 DEV=af0
 ORDER=$AIRFAIR_REPO/build/selftests/udp_order
-trap veth_cleanup EXIT
+TMPD=$(mktemp -d /tmp/airfair-tlas.XXXXXX)
+cleanup() { veth_cleanup; rm -rf "$TMPD"; }
+trap cleanup EXIT
 
 ktap_header
 require_root
@@ -40,18 +42,17 @@ order() {
 	# A's history: 80 packets, all sent (its attained service is 80)
 	"$ORDER" send "$DST" 1000 7001:6001:80 || return 1
 	drain || { log "A's first 80 did not drain"; return 1; }
-	ip netns exec $AF_NS "$ORDER" recv "$DST" 7001 7002 60 20 > "$WIFI_DIR/order" 2> "$WIFI_DIR/ready" &
+	ip netns exec $AF_NS "$ORDER" recv "$DST" 7001 7002 60 20 > "$TMPD/order" 2> "$TMPD/ready" &
 	local pid=$! t
-	for t in $(seq 50); do grep -q ready "$WIFI_DIR/ready" && break; sleep 0.1; done
+	for t in $(seq 50); do grep -q ready "$TMPD/ready" && break; sleep 0.1; done
 	# both flows from one process: queued within a millisecond of each other (two
 	# processes were far enough apart on the debug kernel for B to be half gone)
 	"$ORDER" send "$DST" 1000 7002:6002:30 7001:6001:30 || return 1
 	wait $pid
-	out=$(cat "$WIFI_DIR/order")
+	out=$(cat "$TMPD/order")
 	log "$* order: $out"
 	echo "$out"
 }
-wifi_workdir
 first_b() { local o=${1:0:31}; o=${o//A/}; echo ${#o}; }
 
 o=$(order tlas 50)
