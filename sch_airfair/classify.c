@@ -286,10 +286,14 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	 * there: the TCP state (direction, MSS, window scale, RTT) is the
 	 * occupant's, not this flow's. Neither reads nor writes it.
 	 */
-	if (pkt_class == AIRFAIR_PKT_TCP_DATA)
+	if (pkt_class == AIRFAIR_PKT_TCP_DATA) {
+		u32 hdr = keys.control.thoff + th->doff * 4;
+		u32 end = airfair_l3_end(skb, &keys);
+
+		/* a segment's payload; a header longer than the packet: none */
 		seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size :
-			airfair_l3_end(skb, &keys) - keys.control.thoff -
-			th->doff * 4;
+		      end > hdr ? end - hdr : 0;
+	}
 	if (th && flow->tag != hash) {
 		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
 		airfair_rtt_egress(q, hash, sta->addr, th, &opts, seg, &seen,
