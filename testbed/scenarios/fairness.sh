@@ -493,7 +493,7 @@ fair_sessions() {
 		timeout 30 ip netns exec "$(sta_ns "$i")" iperf3 -c "$SERVER_IP" -p "$port" $args \
 			> "$WIFI_DIR/sess-sta$i-$k-$n.json" 2>/dev/null
 		n=$((n + 1))
-		sleep "$(awk -v t="$t" -v p="$every" -v n="$EPOCHREALTIME" 'BEGIN{d = t + p - n; printf "%.3f", d > 0 ? d : 0}')"
+		sleep "$(awk -v t="$t" -v p="$every" -v n="$EPOCHREALTIME" 'BEGIN{d = t + p - n; printf "%.3f", (d > 0 ? d : 0)}')"
 	done
 }
 
