@@ -50,16 +50,18 @@ u32 airfair_l3_end(const struct sk_buff *skb, const struct flow_keys *keys)
 	return end;
 }
 
+/* A TCP packet's class and its payload (none if the header runs past it). */
 static u8 airfair_tcp_class(const struct sk_buff *skb,
 			    const struct flow_keys *keys,
-			    const struct tcphdr *th)
+			    const struct tcphdr *th, u32 *payload)
 {
 	u32 hdr = keys->control.thoff + th->doff * 4;
+	u32 end = airfair_l3_end(skb, keys);
 
-	if (th->syn || th->fin || th->rst || !th->ack)
+	*payload = end > hdr ? end - hdr : 0;
+	if (th->syn || th->fin || th->rst || !th->ack || *payload)
 		return AIRFAIR_PKT_TCP_DATA;
-	return airfair_l3_end(skb, keys) > hdr ? AIRFAIR_PKT_TCP_DATA :
-						  AIRFAIR_PKT_TCP_ACK;
+	return AIRFAIR_PKT_TCP_ACK;
 }
 
 /*
@@ -270,8 +272,11 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 		   !(keys.control.flags & FLOW_DIS_IS_FRAGMENT)) {
 		th = skb_header_pointer(skb, keys.control.thoff, sizeof(_th), &_th);
 		if (th) {
-			pkt_class = airfair_tcp_class(skb, &keys, th);
+			pkt_class = airfair_tcp_class(skb, &keys, th, &seg);
 			kind = AIRFAIR_FLOW_TCP;
+			/* the size of each segment of the data it carries */
+			if (seg && skb_is_gso(skb))
+				seg = skb_shinfo(skb)->gso_size;
 		}
 	}
 
@@ -286,14 +291,6 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	 * there: the TCP state (direction, MSS, window scale, RTT) is the
 	 * occupant's, not this flow's. Neither reads nor writes it.
 	 */
-	if (pkt_class == AIRFAIR_PKT_TCP_DATA) {
-		u32 hdr = keys.control.thoff + th->doff * 4;
-		u32 end = airfair_l3_end(skb, &keys);
-
-		/* a segment's payload; a header longer than the packet: none */
-		seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size :
-		      end > hdr ? end - hdr : 0;
-	}
 	if (th && flow->tag != hash) {
 		airfair_tcp_options(skb, th, keys.control.thoff, &opts);
 		airfair_rtt_egress(q, hash, sta->addr, th, &opts, seg, &seen,
