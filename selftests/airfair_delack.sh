@@ -38,16 +38,10 @@ d1=$(field 1 delack_down) d2=$(field 2 delack_down)
 log "downloads: station 1 $(cat "$TMPD/dl1") Mbit/s (quickack), station 2 $(cat "$TMPD/dl2") Mbit/s"
 log "learnt d: station 1 $d1, station 2 $d2 (configured 2)"
 
-if awk -v d="$d1" 'BEGIN { exit !(d >= 0.8 && d <= 1.4) }'; then
-	ktap_test_pass "quickack station: d learnt from its ACKs $d1 in [0.8, 1.4]"
-else
-	ktap_test_fail "quickack station: d learnt from its ACKs $d1 in [0.8, 1.4]"
-fi
-if awk -v d="$d2" -v q="$d1" 'BEGIN { exit !(d >= 1.2 && d <= 2.6 && d >= q + 0.2) }'; then
-	ktap_test_pass "delayed-ACK station: d $d2 in [1.2, 2.6], above the quickack station's"
-else
-	ktap_test_fail "delayed-ACK station: d $d2 in [1.2, 2.6], above the quickack station's $d1"
-fi
+ktap_test_result "quickack station: d learnt from its ACKs $d1 in [0.8, 1.4]" \
+	awk -v d="$d1" 'BEGIN { exit !(d >= 0.8 && d <= 1.4) }'
+ktap_test_result "delayed-ACK station: d $d2 in [1.2, 2.6], above the quickack station's $d1" \
+	awk -v d="$d2" -v q="$d1" 'BEGIN { exit !(d >= 1.2 && d <= 2.6 && d >= q + 0.2) }'
 
 # Air charged per packet (full-size segments both): station 1 pays an ACK per segment.
 c1=$(jq -n --argjson a "$(field 1 airtime_us)" --argjson p "$(field 1 packets)" \
@@ -55,20 +49,13 @@ c1=$(jq -n --argjson a "$(field 1 airtime_us)" --argjson p "$(field 1 packets)" 
 c2=$(jq -n --argjson a "$(field 2 airtime_us)" --argjson p "$(field 2 packets)" \
 	'if $p > 0 then $a / $p else 0 end')
 log "charged per packet: station 1 $c1 us, station 2 $c2 us"
-if awk -v a="$c1" -v b="$c2" 'BEGIN { exit !(a > 0 && b > 0 && a > 1.02 * b) }'; then
-	ktap_test_pass "the quickack station's data is charged more air per packet ($c1 > 1.02 x $c2 us)"
-else
-	ktap_test_fail "the quickack station's data is charged more air per packet ($c1 vs $c2 us)"
-fi
-# The learnt value is the flow's: a new qdisc starts from the configured d.
+ktap_test_result "the quickack station's data is charged more air per packet ($c1 > 1.02 x $c2 us)" \
+	awk -v a="$c1" -v b="$c2" 'BEGIN { exit !(a > 0 && b > 0 && a > 1.02 * b) }'
+# d is each flow's own: a new download learns it whatever the configured one.
 tc qdisc replace dev $DEV root airfair 11a delack 1
 af_iperf 2 tcp-down 1 > /dev/null
-d2b=$(class_json $DEV | jq -r --arg m "$(sta_mac 2)" \
-	'[.[] | (.station // .) | select(.addr == $m)][0].delack_down // 0')
+d2b=$(sta_field $DEV "$(sta_mac 2)" delack_down)
 log "after replace with delack 1, a new download to station 2: delack_down $d2b"
-if awk -v d="$d2b" 'BEGIN { exit !(d >= 1.2) }'; then
-	ktap_test_pass "a new flow learns its own d, not the configured 1 ($d2b)"
-else
-	ktap_test_fail "a new flow learns its own d, not the configured 1 ($d2b)"
-fi
+ktap_test_result "a new flow learns its own d, not the configured 1 ($d2b)" \
+	awk -v d="$d2b" 'BEGIN { exit !(d >= 1.2) }'
 ktap_finished
