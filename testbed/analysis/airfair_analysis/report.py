@@ -16,7 +16,7 @@ import sys
 
 from .metrics import cov, efficiency, jain, maxmin_fair
 from .run import load_run
-from .scenario import PUBLISHED_METRICS
+from .scenario import PUBLISHED_METRICS, RUN_METRICS
 
 
 def read_meta(path):
@@ -150,9 +150,7 @@ def aggregate(records):
     out = {}
     for key, rs in groups.items():
         n = max(len(r["shares"]) for r in rs)
-        out[key] = {m: _stat([r[m] for r in rs]) for m in
-                    ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
-                     "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "maxmin")}
+        out[key] = {m: _stat([r[m] for r in rs]) for m in RUN_METRICS}
         ratios = [x for r in rs for x in (r.get("charge_ratio") or [])]
         out[key]["charge_ratio"] = (min(ratios), max(ratios)) if ratios else None
         out[key]["shares"] = [statistics.fmean(r["shares"][i] for r in rs if len(r["shares"]) > i)

@@ -330,9 +330,10 @@ def _published(sc, p):
         raise ScenarioError(f"{w}.source: say where the published figures come from")
 
 
-# What a [[targets]] entry may judge: the per-guest metrics of report.summarise().
-TARGET_METRICS = ("jain", "jain_backoff", "throughput_jain", "efficiency", "if_index",
-                  "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "goodput_mbps", "maxmin")
+# The per-guest figures of a run (report.summarise): what the report aggregates over the
+# guests and a [[targets]] entry may judge.
+RUN_METRICS = ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
+               "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "maxmin")
 
 
 def _targets(sc, ts):
@@ -349,8 +350,8 @@ def _targets(sc, ts):
                     ("metric", "qdisc"))
         if not isinstance(t.get("note", ""), str):
             raise ScenarioError(f"{wt}.note: a string (what the last measurement showed, and why)")
-        if t["metric"] not in TARGET_METRICS:
-            raise ScenarioError(f"{wt}.metric: '{t['metric']}' (known: {', '.join(TARGET_METRICS)})")
+        if t["metric"] not in RUN_METRICS:
+            raise ScenarioError(f"{wt}.metric: '{t['metric']}' (known: {', '.join(RUN_METRICS)})")
         runs = t.get("runs", [r.name for r in sc.runs if t["qdisc"] in r.qdiscs])
         if not isinstance(runs, list) or not runs:
             raise ScenarioError(f"{wt}.runs: a non-empty list of run names")
