@@ -242,6 +242,12 @@ static bool frame_qos_data(const uint8_t *f, uint32_t len)
 	return len >= 26 && ((f[0] >> 2) & 3) == 2 && (f[0] & 0x80);
 }
 
+/* Management, subtype beacon. */
+static bool frame_beacon(const uint8_t *f, uint32_t len)
+{
+	return len >= 24 && (f[0] & 0xfc) == 0x80;
+}
+
 static int frame_ac(const uint8_t *f, uint32_t len)
 {
 	uint16_t fc = f[0] | (f[1] << 8);
@@ -561,7 +567,7 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 	 * the air; the others still reach the stations (whose beacon-loss
 	 * monitor runs in real time) but take no airtime.
 	 */
-	if (f->dst == MED_BCAST && len >= 24 && data[0] == 0x80 &&
+	if (f->dst == MED_BCAST && frame_beacon(data, len) &&
 	    h->radio[src].beacons++ % h->beacon_every) {
 		h->beacons_free++;
 		med_deliver_free(h->m, f);
