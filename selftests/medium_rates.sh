@@ -138,32 +138,38 @@ if [ "$(jq -r '.end.sum_received.bits_per_second // 0' "$work/cli3.json" 2>/dev/
 fi
 
 kill "$dpid"; wait "$dpid"; dpid=	# writes final.json
+echo "# medium daemon: $(jq -r '.daemon | "cpu share \(.cpu_share), events late \(.late_us_mean) us mean, \(.late_us_max) us max"' "$work/final.json")"
 
-# The rate minstrel_ht carries the data at, by the medium's ground truth: the link's
-# delivered bytes over the airtime of its successful data PPDUs (a little under the PHY
-# rate: preamble and headers), after the warm-up snapshot. iw's "tx bitrate" is the last
-# frame's and often a probe (a slow guest, the debug kernel, catches more of them), so it
-# is only shown.
+# The rate minstrel_ht chose, by the medium's ground truth after the warm-up snapshot:
+# the first rate of the retry chain under which the most bytes were delivered. The
+# rate the data was carried at (bytes over the airtime of successful PPDUs) is only shown:
+# when the guest or the medium runs late and the medium's queue overflows (CI, twice),
+# the chain's fallback rates carry more of the data and that figure fell to 9.9 Mbit/s
+# at SNR 19 while the chosen rate was right. iw's "tx bitrate" is the last frame's and
+# often a probe, so it is only shown.
 check_mcs() { # check_mcs <sta> <snr>
-	local i=$1 snr=$2 want eff line rates=(6 9 12 18 24 36 48 54) wi lo hi qd
+	local i=$1 snr=$2 want eff first line rates=(6 9 12 18 24 36 48 54) wi lo hi qd
 	want=$("$bin" --per-table "$snr" --len 1462 | awk '/^best legacy/ {print $3}')
-	eff=$(jq -rn --argjson i "$i" --slurpfile w "$work/warm.json" --slurpfile f "$work/final.json" '
+	# after the warm-up: the data rate of the successful PPDUs (fallbacks pull it down) and
+	# the rate minstrel_ht chose for most of the delivered bytes (first in the chain)
+	read -r eff first <<<"$(jq -rn --argjson i "$i" --slurpfile w "$work/warm.json" --slurpfile f "$work/final.json" '
 		def link($j): [$j.medium.links[] | select(.tx == 0 and .rx == $i and .ac == "be")] |
-			{b: (map(.bytes) | add // 0), t: (map(.data_us) | add // 0)};
+			{b: (map(.bytes) | add // 0), t: (map(.data_us) | add // 0),
+			 r: (map(.first_rate_bytes // {} | to_entries[]) | group_by(.key) |
+			     map({key: .[0].key, value: (map(.value) | add)}) | from_entries)};
 		link($f[0]) as $e | link($w[0]) as $s |
-		if $e.t - $s.t > 0 then ($e.b - $s.b) * 8 / ($e.t - $s.t) else 0 end')
+		($e.r | to_entries | map(.value -= ($s.r[.key] // 0)) | max_by(.value) | .key // "0") as $top |
+		"\(if $e.t - $s.t > 0 then ($e.b - $s.b) * 8 / ($e.t - $s.t) else 0 end) \($top)"')"
 	line=$(awk -v m="${mac[$i]}" '$1 == "Station" {on = ($2 == m)} on && /tx bitrate/' "$work/dump.txt" |
 		sed -n 's/.*bitrate:[[:space:]]*\([0-9.]*\) MBit.*/\1/p' | tr '\n' ' ')
 	for wi in "${!rates[@]}"; do [ "${rates[wi]}" = "$want" ] && break; done
-	# within one rate of the best: above 0.8 x the next lower rate (the PHY overhead
-	# keeps the figure under the rate itself), at most the next higher rate
 	lo=${rates[wi > 0 ? wi - 1 : 0]} hi=${rates[wi < 7 ? wi + 1 : 7]}
 	qd=$(jq -r --argjson i "$i" '[.medium.links[] | select(.tx == 0 and .rx == $i) | .queue_drops] | add // 0' "$work/final.json")
-	echo "# sta$i (SNR $snr dB): data at $(printf '%.1f' "$eff") Mbit/s by the medium; iw samples: $line; model best $want Mbit/s; medium queue drops $qd"
-	if awk -v e="$eff" -v lo="$lo" -v hi="$hi" 'BEGIN{exit !(e >= 0.8 * lo && e <= hi)}'; then
-		ok "sta$i at SNR $snr dB: minstrel_ht carries the data at $(printf '%.1f' "$eff") Mbit/s, model best $want (+-1 rate)"
+	echo "# sta$i (SNR $snr dB): most bytes first tried at $first Mbit/s, data carried at $(printf '%.1f' "$eff") Mbit/s by the medium; iw samples: $line; model best $want Mbit/s; medium queue drops $qd"
+	if awk -v e="$first" -v lo="$lo" -v hi="$hi" 'BEGIN{exit !(e >= lo && e <= hi)}'; then
+		ok "sta$i at SNR $snr dB: minstrel_ht chose $first Mbit/s, model best $want (+-1 rate)"
 	else
-		notok "sta$i at SNR $snr dB: minstrel_ht carries the data at $(printf '%.1f' "$eff") Mbit/s, model best $want (+-1 rate: $lo-$hi)"
+		notok "sta$i at SNR $snr dB: minstrel_ht chose $first Mbit/s, model best $want (+-1 rate: $lo-$hi)"
 	fi
 }
 check_mcs 1 35

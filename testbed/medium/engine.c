@@ -272,6 +272,20 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 	return true;
 }
 
+static void cell_count_rate1(struct med_cell *c, const struct med_frame *f)
+{
+	uint32_t kbps = airfair_rate_kbps(&f->rate[0]);
+	int i;
+
+	for (i = 0; i < MED_RATE_HIST - 1; i++)
+		if (c->rate1[i].kbps == kbps || !c->rate1[i].kbps)
+			break;
+	if (i == MED_RATE_HIST - 1)
+		kbps = 0;	/* the overflow slot: "other" */
+	c->rate1[i].kbps = kbps;
+	c->rate1[i].bytes += f->len;
+}
+
 static uint64_t ac_tx_time(const struct med_chan *c, const struct med_ac *a)
 {
 	return a->resume_ns + (uint64_t)a->backoff * c->t.slot_us * 1000;
@@ -636,6 +650,7 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 		if (tx->agg_ok[j]) {
 			cell->frames++;
 			cell->bytes += g->len;
+			cell_count_rate1(cell, g);
 			if (m->rx && m->radio[g->dst].present)
 				m->rx(m->ctx, g, g->dst, g->signal);
 		} else if (next_rate(m, g) >= 0) {
@@ -689,6 +704,7 @@ static void end_tx(struct medium *m, int ci)
 			cell->ovh_ns += tx->resp_ns;
 			cell->frames++;
 			cell->bytes += f->len;
+			cell_count_rate1(cell, f);
 			deliver(m, c, tx);
 			MED_LOG(m, 2, "radio %d ac %d: cookie %llu done after %d attempt(s)%s\n",
 				tx->radio, tx->ac, (unsigned long long)f->cookie, f->attempts,
@@ -802,6 +818,23 @@ static const char *const ac_name[] = { "vo", "vi", "be", "bk" };
  * driver handed over and the medium has not finished: now, and the most since
  * the previous report, which this resets), and one entry per non-empty cell.
  */
+/* the cell's first-rate histogram, keyed by Mbit/s, and the cell's closing brace */
+static void med_json_rate1(FILE *out, const struct med_cell *c)
+{
+	const char *sep = "";
+
+	fprintf(out, ", \"first_rate_bytes\": {");
+	for (int i = 0; i < MED_RATE_HIST && c->rate1[i].bytes; i++) {
+		if (c->rate1[i].kbps)
+			fprintf(out, "%s\"%.1f\": %llu", sep, c->rate1[i].kbps / 1000.0,
+				(unsigned long long)c->rate1[i].bytes);
+		else
+			fprintf(out, "%s\"other\": %llu", sep, (unsigned long long)c->rate1[i].bytes);
+		sep = ", ";
+	}
+	fprintf(out, "}}");
+}
+
 void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int radio))
 {
 	bool first = true;
@@ -844,7 +877,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"collision_us\": %.3f, \"lost_us\": %.3f, \"frames\": %llu, "
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
 					"\"collisions\": %llu, \"queue_drops\": %llu, \"ampdus\": %llu, "
-					"\"ampdu_mpdus\": %llu}",
+					"\"ampdu_mpdus\": %llu",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
 					c->data_ns / 1000.0, c->ovh_ns / 1000.0, c->idle_ns / 1000.0,
@@ -853,6 +886,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->attempts, (unsigned long long)c->failures,
 					(unsigned long long)c->collisions, (unsigned long long)c->qdrops,
 					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus);
+				med_json_rate1(out, c);
 				first = false;
 			}
 	fprintf(out, "\n  ]\n}\n");

@@ -81,6 +81,8 @@ struct med_radio {
 	int qpeak;			/* most frames queued since the last report */
 };
 
+#define MED_RATE_HIST	16	/* distinct first rates counted per cell */
+
 /* One cell of the ground truth: per transmitter, receiver and AC. */
 struct med_cell {
 	uint64_t data_ns;	/* data PPDUs of successful attempts */
@@ -96,6 +98,12 @@ struct med_cell {
 	uint64_t qdrops;	/* dropped at enqueue: queue full */
 	uint64_t ampdus;	/* A-MPDU attempts (two or more MPDUs) */
 	uint64_t ampdu_mpdus;	/* MPDUs in them */
+	/*
+	 * Delivered bytes by the first rate of the MPDU's retry chain: the rate
+	 * rate control chose, whatever rate finally carried it. kbps 0: unused;
+	 * the last slot takes every rate beyond the first MED_RATE_HIST - 1.
+	 */
+	struct { uint32_t kbps; uint64_t bytes; } rate1[MED_RATE_HIST];
 };
 
 struct med_tx {
