@@ -238,6 +238,7 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 	memset(f->used, 0, sizeof(f->used));
 	f->rep_len = f->rep_ack = 0;
 	f->rep_rate = -1;
+	memset(f->rep_fails, 0, sizeof(f->rep_fails));
 	if (radio_qlen(rd) >= m->qlimit) {
 		int dst = f->dst >= 0 ? f->dst : MED_BCAST;
 
@@ -539,6 +540,50 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 	launch(m, ci, ts, ts - c->idle_start);
 }
 
+/* the slot of rate r in f's retry chain, -1 if it has none */
+static int chain_slot(const struct med_frame *f, const struct tc_airfair_rate *r)
+{
+	for (int i = 0; i < f->nrates; i++)
+		if (!memcmp(&f->rate[i], r, sizeof(*r)))
+			return i;
+	return -1;
+}
+
+static void unreported_add(struct med_unreported *u, const struct tc_airfair_rate *r)
+{
+	int i;
+
+	for (i = 0; i < u->n; i++)
+		if (!memcmp(&u->rate[i], r, sizeof(*r)))
+			break;
+	if (i == MED_MAX_RATES)
+		return;	/* more rates than a chain has: rate control changed its table */
+	if (i == u->n) {
+		u->rate[u->n++] = *r;
+		u->fails[i] = 0;
+	}
+	if (u->fails[i] < 255)
+		u->fails[i]++;
+}
+
+/*
+ * The link's failed A-MPDUs ride on f's report, at the slots of f's chain that
+ * hold their rates (a rate the chain no longer has is not told: rate control
+ * moved on from it).
+ */
+static void report_unreported(struct medium *m, int radio, struct med_frame *f)
+{
+	struct med_unreported *u = &m->ampdu_unreported[radio][f->dst];
+
+	for (int i = 0; i < u->n; i++) {
+		int s = chain_slot(f, &u->rate[i]);
+
+		if (s >= 0)
+			f->rep_fails[s] = u->fails[i];
+	}
+	u->n = 0;
+}
+
 static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx, bool acked)
 {
 	struct med_frame *f = tx->f;
@@ -549,6 +594,8 @@ static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx
 		f->rep_len = 1;
 		f->rep_ack = acked;
 		f->rep_rate = -1;
+		if (f->dst >= 0 && f->dst != MED_BCAST)
+			report_unreported(m, tx->radio, f);
 	}
 
 	ac_pop(m, &m->radio[tx->radio], a);
@@ -627,17 +674,14 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	for (int j = 0; j < tx->nagg && !rep; j++)
 		if (next_rate(m, tx->agg[j]) < 0)
 			rep = tx->agg[j];
-	{
-		typeof(m->ampdu_unreported[0][0]) *u = &m->ampdu_unreported[tx->radio][tx->f->dst];
-
-		u->len += tx->nagg;
-		u->ack += got;
-		if (rep) {
-			rep->rep_len = u->len > 255 ? 255 : u->len;
-			rep->rep_ack = u->ack > rep->rep_len ? rep->rep_len : u->ack;
-			rep->rep_rate = (int8_t)tx->rate_i;
-			u->len = u->ack = 0;
-		}
+	if (rep) {
+		rep->rep_len = tx->nagg;
+		rep->rep_ack = got;
+		rep->rep_rate = (int8_t)chain_slot(rep, &tx->f->rate[tx->rate_i]);
+		report_unreported(m, tx->radio, rep);
+	} else {
+		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst],
+			       &tx->f->rate[tx->rate_i]);
 	}
 
 	if (tx->ok) {

@@ -47,10 +47,14 @@ struct med_frame {
 	 * An A-MPDU report for rate control rides on this frame's status:
 	 * rep_len MPDUs sent, rep_ack acknowledged, in one attempt at rate slot
 	 * rep_rate (-1: its own attempts, a frame of a BlockAck session sent
-	 * alone). rep_len 0: no report.
+	 * alone), after rep_fails[i] earlier A-MPDUs on the link at slot i of
+	 * which nothing was acknowledged and no frame finished (a radio retries
+	 * the whole A-MPDU down its chain, and reports the chain's counts).
+	 * rep_len 0: no report.
 	 */
 	uint8_t rep_len, rep_ack;
 	int8_t rep_rate;
+	uint8_t rep_fails[MED_MAX_RATES];
 	uint64_t enq_ns;
 	void *priv;			/* owned by the caller */
 };
@@ -159,8 +163,15 @@ struct medium {
 	med_done_fn done;
 	med_rx_fn rx;
 	med_phy_fn phy_for;
-	/* A-MPDU attempts not yet reported (no frame of theirs finished), per link */
-	struct { uint16_t len, ack; } ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
+	/*
+	 * Failed A-MPDU attempts not yet reported (no frame of theirs finished),
+	 * per link, by the rate they went at: told on the next report.
+	 */
+	struct med_unreported {
+		int n;
+		struct tc_airfair_rate rate[MED_MAX_RATES];
+		uint16_t fails[MED_MAX_RATES];
+	} ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
 	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */
 	bool (*edca_for)(void *ctx, int radio, int ac, struct med_edca *p);
 };

@@ -85,6 +85,7 @@ struct hw_status {
 	uint8_t tx_addr[6];
 	uint32_t flags, signal;
 	struct hwsim_tx_rate tx[4];
+	struct hwsim_tx_rate_flag txf[4];
 };
 
 struct hw_radio {
@@ -99,6 +100,7 @@ struct hw_priv {
 	uint8_t tx_addr[6];
 	uint32_t flags;
 	struct hwsim_tx_rate rates[4];
+	struct hwsim_tx_rate_flag rate_flags[4];
 	int nrates_in;
 	uint32_t len;
 	uint8_t data[];
@@ -337,6 +339,7 @@ static void status_send(struct hw_ctx *h, const struct hw_status *st)
 	    nla_put_u32(msg, HWSIM_ATTR_FLAGS, st->flags) ||
 	    nla_put_u32(msg, HWSIM_ATTR_SIGNAL, st->signal) ||
 	    nla_put(msg, HWSIM_ATTR_TX_INFO, sizeof(st->tx), st->tx) ||
+	    nla_put(msg, HWSIM_ATTR_TX_INFO_FLAGS, sizeof(st->txf), st->txf) ||
 	    nla_put_u64(msg, HWSIM_ATTR_COOKIE, st->cookie)) {
 		nlmsg_free(msg);
 		return;
@@ -362,6 +365,7 @@ static void send_status(struct hw_ctx *h, struct med_frame *f)
 	for (int i = 0; i < 4; i++) {
 		st.tx[i].idx = -1;
 		st.tx[i].count = 0;
+		st.txf[i] = p->rate_flags[i];
 	}
 	for (int i = 0; i < p->nrates_in && i < 4; i++) {
 		if (!f->used[i])
@@ -374,18 +378,38 @@ static void send_status(struct hw_ctx *h, struct med_frame *f)
 	if (f->rep_len) {
 		/*
 		 * The A-MPDU report (testbed/hwsim-patches: HWSIM_TX_STAT_AMPDU; a
-		 * stock hwsim ignores these bits): rate control counts rep_len
-		 * attempts at the reported rate, rep_ack of them successful.
+		 * stock hwsim ignores these bits), as a radio reports an A-MPDU it
+		 * retried down its chain: minstrel_ht counts count x rep_len
+		 * attempts at each rate given and rep_ack successes at the last.
+		 * The link's earlier failed A-MPDUs first, in chain order, then
+		 * this one's rate; the rates' flags go with them (the patched hwsim
+		 * takes HWSIM_ATTR_TX_INFO_FLAGS on a report). Without a slot for
+		 * its rate, the frame's own attempts, the failures added in place.
 		 */
 		st.flags |= HWSIM_TX_STAT_AMPDU | (uint32_t)f->rep_len << 8 |
 			    (uint32_t)f->rep_ack << 16;
 		if (f->rep_rate >= 0 && f->rep_rate < p->nrates_in) {
-			st.tx[0].idx = p->rates[f->rep_rate].idx;
-			st.tx[0].count = 1;
-			for (int i = 1; i < 4; i++) {
-				st.tx[i].idx = -1;
-				st.tx[i].count = 0;
+			int n = 0, r = f->rep_rate;
+
+			for (int i = 0; i < p->nrates_in && i < 4 && n < 3; i++) {
+				if (i == r || !f->rep_fails[i])
+					continue;
+				st.tx[n].idx = p->rates[i].idx;
+				st.tx[n].count = f->rep_fails[i];
+				st.txf[n++] = p->rate_flags[i];
 			}
+			st.tx[n].idx = p->rates[r].idx;
+			st.tx[n].count = f->rep_fails[r] < 255 ? 1 + f->rep_fails[r] : 255;
+			st.txf[n++] = p->rate_flags[r];
+			for (; n < 4; n++) {
+				st.tx[n].idx = -1;
+				st.tx[n].count = 0;
+			}
+		} else {
+			for (int i = 0; i < p->nrates_in && i < 4; i++)
+				if (st.tx[i].idx >= 0 && f->rep_fails[i] &&
+				    st.tx[i].count + f->rep_fails[i] <= 255)
+					st.tx[i].count += f->rep_fails[i];
 		}
 	}
 	st.signal = (uint32_t)(f->signal ? f->signal : -50);
@@ -520,6 +544,10 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 	    nla_len(a[HWSIM_ATTR_TX_INFO_FLAGS]) >= (int)(4 * sizeof(*tf)))
 		tf = nla_data(a[HWSIM_ATTR_TX_INFO_FLAGS]);
 	memcpy(p->rates, tr, sizeof(p->rates));
+	if (tf)
+		memcpy(p->rate_flags, tf, sizeof(p->rate_flags));
+	else
+		memset(p->rate_flags, 0, sizeof(p->rate_flags));
 	f->priv = p;
 	f->cookie = nla_get_u64(a[HWSIM_ATTR_COOKIE]);
 	f->src = src;
