@@ -36,6 +36,11 @@
 #define AIRFAIR_PENDING_AUTO_MIN_US	1000
 #define AIRFAIR_PENDING_AUTO_MAX_US	24000
 #define AIRFAIR_PENDING_AUTO_HOLD_NS	NSEC_PER_SEC
+/* utilisation auto (qdisc.c, airfair_meter_adapt) */
+#define AIRFAIR_UTIL_AUTO_INTERVAL_NS	(100 * NSEC_PER_MSEC)
+#define AIRFAIR_UTIL_AUTO_WIN		6	/* intervals the best rate is kept */
+#define AIRFAIR_UTIL_AUTO_MIN_Q16	655	/* 1 % of real time */
+#define AIRFAIR_UTIL_AUTO_MAX_Q16	(2 << 16)
 /*
  * A pending figure that has not moved for this long while packets wait is
  * stale (a frame the driver freed without TX status is never subtracted):
@@ -252,6 +257,7 @@ struct airfair_sta {
 	u32 inv_weight;			/* 2^18 / weight: vtime per ns of air */
 	u64 vtime;			/* airtime received / weight, scaled */
 	unsigned long last_active;	/* jiffies */
+	u32 auto_interval;		/* utilisation auto: last interval charged */
 
 	/* rate and loss in use, and where they came from */
 	struct tc_airfair_rate rate;
@@ -306,6 +312,15 @@ struct airfair_sched {
 	u64 meter_last_ns;
 	u32 util_q16;
 	s64 burst_ns;
+
+	/* utilisation auto: the grant follows the measured air rate */
+	bool util_auto;
+	u8 auto_slot, auto_phase;
+	u8 auto_stations;		/* stations charged this interval, up to 2 */
+	u32 auto_interval;		/* intervals counted */
+	u64 auto_epoch_ns;		/* start of the current interval */
+	u64 auto_epoch_air;		/* airtime_ns then */
+	u32 auto_rate_q16[AIRFAIR_UTIL_AUTO_WIN];	/* charged air per real time */
 	u32 phy_pending_us;		/* last reported by the hook */
 
 	/* pending-limit auto (qdisc.c, airfair_pending_adapt) */

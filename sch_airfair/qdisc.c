@@ -120,6 +120,11 @@ static void airfair_charge(struct airfair_sched *q, struct airfair_sta *sta,
 {
 	sta->vtime += ((u64)cost * sta->inv_weight) >> 10;
 	sta->airtime_ns += cost;
+	if (q->util_auto && sta->auto_interval != q->auto_interval &&
+	    sta != q->mcast) {
+		sta->auto_interval = q->auto_interval;
+		q->auto_stations = min_t(u8, q->auto_stations + 1, 2);
+	}
 	q->airtime_ns += cost;
 	q->cur_used += cost;
 	/* Unmetered, nothing accrues: switching the meter on starts it even. */
@@ -232,14 +237,27 @@ static void airfair_busy_recount(struct airfair_sched *q)
  */
 #define AIRFAIR_UPLOAD_WIN_MIN	2
 
+/* the meter's grant in per mille of real time (1000 unmetered) */
+static u32 airfair_util_permille(const struct airfair_sched *q)
+{
+	if (!q->util_auto)
+		return q->cfg.utilisation ?: 1000;
+	return max_t(u32, ((u64)q->util_q16 * 1000) >> 16, 1);
+}
+
 static void airfair_upload_window(struct airfair_sched *q,
 				  const struct airfair_sta *sta,
 				  const struct airfair_flow *flow,
 				  struct sk_buff *skb)
 {
-	u32 thoff = airfair_cb(skb)->thoff, util = q->cfg.utilisation ?: 1000;
-	u64 span = 4ULL * (flow->rtt_us ?: AIRFAIR_RTT_REF_US) +
-		   8ULL * q->cfg.target_us;
+	u32 thoff = airfair_cb(skb)->thoff, util = airfair_util_permille(q);
+	u32 rtt = flow->rtt_us ?: AIRFAIR_RTT_REF_US;
+	/*
+	 * With the grant measured (auto), the share is known well enough for a
+	 * tight bound: two base RTTs and two AQM targets.
+	 */
+	u64 span = q->util_auto ? 2ULL * rtt + 2ULL * q->cfg.target_us :
+		   4ULL * rtt + 8ULL * q->cfg.target_us;
 	u32 frame_ns = max(sta->costs.up_data_ns, 1U);
 	u64 air_ns, frames, bytes;
 	__be16 win;
@@ -577,6 +595,45 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 	return skb;
 }
 
+/*
+ * utilisation auto: the grant follows the air rate, as BBR's pacing follows
+ * its bottleneck. Each interval measures the airtime charged per second of
+ * real time; the best of the last few is what the air carried at most (when
+ * the meter let more through than the channel takes, the channel's rate; when
+ * the channel took all it was given, the grant). The grant cycles around it:
+ * a probe above (the air may carry more now), a drain below (what the probe
+ * queued goes out), then a little under it, so that the meter and not the
+ * stations' contention decides who gets the air. Idle intervals tell nothing.
+ */
+static const u16 airfair_auto_gain_q8[] = { 320, 192, 224, 224 };
+
+static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
+{
+	u64 elapsed = now - q->auto_epoch_ns, used, best = 0;
+	bool contended = q->auto_stations > 1;
+	int i;
+
+	if (elapsed < AIRFAIR_UTIL_AUTO_INTERVAL_NS)
+		return;
+	used = q->airtime_ns - q->auto_epoch_air;
+	q->auto_epoch_ns = now;
+	q->auto_epoch_air = q->airtime_ns;
+	q->auto_interval++;
+	q->auto_stations = 0;
+	if (!used || elapsed > NSEC_PER_SEC)
+		return;
+	q->auto_rate_q16[q->auto_slot] = min_t(u64, div64_u64(used << 16, elapsed),
+					       AIRFAIR_UTIL_AUTO_MAX_Q16);
+	q->auto_slot = (q->auto_slot + 1) % AIRFAIR_UTIL_AUTO_WIN;
+	for (i = 0; i < AIRFAIR_UTIL_AUTO_WIN; i++)
+		best = max_t(u64, best, q->auto_rate_q16[i]);
+	q->auto_phase = (q->auto_phase + 1) % ARRAY_SIZE(airfair_auto_gain_q8);
+	/* one station alone has no one to share with: never hold it under */
+	q->util_q16 = clamp_t(u64, (best * airfair_auto_gain_q8[contended ?
+							     q->auto_phase : 0]) >> 8,
+			      AIRFAIR_UTIL_AUTO_MIN_Q16, AIRFAIR_UTIL_AUTO_MAX_Q16);
+}
+
 /* Grant airtime at the configured share of real time; false: wait. */
 static bool airfair_meter_allows(struct Qdisc *sch)
 {
@@ -587,6 +644,8 @@ static bool airfair_meter_allows(struct Qdisc *sch)
 	if (!q->util_q16)
 		return true;
 	now = ktime_get_ns();
+	if (q->util_auto)
+		airfair_meter_adapt(q, now);
 	elapsed = now - q->meter_last_ns;
 
 	q->meter_last_ns = now;
@@ -848,7 +907,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_RETRIES]	    = NLA_POLICY_MAX(NLA_U8, AIRFAIR_MAX_RETRIES),
 	[TCA_AIRFAIR_BASIC_RATE]    = { .type = NLA_U16 },
 	[TCA_AIRFAIR_MODEL]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_MODEL_MAX - 1),
-	[TCA_AIRFAIR_UTILISATION]   = NLA_POLICY_MAX(NLA_U16, AIRFAIR_UTIL_MAX),
+	[TCA_AIRFAIR_UTILISATION]   = { .type = NLA_U16 },	/* or AIRFAIR_UTIL_AUTO */
 	[TCA_AIRFAIR_QUANTUM]	    = { .type = NLA_U32 },
 	[TCA_AIRFAIR_DELACK]	    = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_DELACK_MIN,
 						       AIRFAIR_DELACK_MAX),
@@ -1017,8 +1076,16 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 	}
 	if (tb[TCA_AIRFAIR_MODEL])
 		c->model = nla_get_u8(tb[TCA_AIRFAIR_MODEL]);
-	if (tb[TCA_AIRFAIR_UTILISATION])
-		c->utilisation = nla_get_u16(tb[TCA_AIRFAIR_UTILISATION]);
+	if (tb[TCA_AIRFAIR_UTILISATION]) {
+		u16 u = nla_get_u16(tb[TCA_AIRFAIR_UTILISATION]);
+
+		if (u > AIRFAIR_UTIL_MAX && u != AIRFAIR_UTIL_AUTO) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_AIRFAIR_UTILISATION],
+					    "utilisation out of range (0-1000 per mille, or auto)");
+			return -EINVAL;
+		}
+		c->utilisation = u;
+	}
 	if (tb[TCA_AIRFAIR_DELACK])
 		c->delack = nla_get_u8(tb[TCA_AIRFAIR_DELACK]);
 	if (tb[TCA_AIRFAIR_ACK_FILTER])
@@ -1248,7 +1315,17 @@ static void airfair_apply_config(struct Qdisc *sch)
 	q->cparams.target = ((u64)c->target_us * NSEC_PER_USEC) >> CODEL_SHIFT;
 	q->cparams.interval = ((u64)c->interval_us * NSEC_PER_USEC) >> CODEL_SHIFT;
 	q->cparams.ecn = c->ecn;
-	q->util_q16 = div_u64((u64)c->utilisation << 16, 1000);
+	if (c->utilisation != AIRFAIR_UTIL_AUTO) {
+		q->util_auto = false;
+		q->util_q16 = div_u64((u64)c->utilisation << 16, 1000);
+	} else if (!q->util_auto) {
+		/* from the whole of real time down to what the air carries */
+		q->util_auto = true;
+		q->util_q16 = 1 << 16;
+		memset(q->auto_rate_q16, 0, sizeof(q->auto_rate_q16));
+		q->auto_epoch_ns = ktime_get_ns();
+		q->auto_epoch_air = q->airtime_ns;
+	}
 	q->burst_ns = 2 * NSEC_PER_MSEC + (s64)c->quantum_us * NSEC_PER_USEC;
 }
 
@@ -1471,7 +1548,7 @@ struct airfair_stats_snap {
 	u32 stations, flows, drop_limit, drop_memlimit, drop_aqm, drop_rtt;
 	u32 drop_ackfilter, ecn_mark, meter_stalls, pending_stalls;
 	u32 window_clamps, sta_overflow, memory_used, new_flows;
-	u32 pending_limit, pending_underruns, pending_stale;
+	u32 pending_limit, pending_underruns, pending_stale, utilisation;
 };
 
 static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
@@ -1502,6 +1579,7 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 				 q->pend_limit_us : q->cfg.pending_limit_us,
 		.pending_underruns = q->pend_underruns,
 		.pending_stale = q->pend_stale,
+		.utilisation = q->util_q16,
 	};
 	sch_tree_unlock(sch);
 
@@ -1525,6 +1603,7 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_UNDERRUNS,
 			n.pending_underruns) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALE, n.pending_stale) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_UTILISATION, n.utilisation) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_WINDOW_CLAMPS, n.window_clamps) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, n.sta_overflow) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, n.memory_used) ||

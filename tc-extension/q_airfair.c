@@ -89,7 +89,7 @@ static void explain(void)
 "Usage: ... airfair [ PHY ] [ sifs TIME ] [ slot TIME ] [ cwmin N ] [ cwmax N ]\n"
 "                   [ aifsn VO VI BE BK ] [ retries N ] [ basic-rate RATE ]\n"
 "                   [ limit PACKETS ] [ memlimit BYTES ]\n"
-"                   [ model precise | naive ] [ utilisation PERCENT | unmetered ]\n"
+"                   [ model precise | naive ] [ utilisation PERCENT | utilisation auto | unmetered ]\n"
 "                   [ upload observed | estimated ] [ upload-window | no-upload-window ]\n"
 "                   [ quantum TIME ] [ delack N ] [ ampdu N ]\n"
 "                   [ ack-filter | ack-filter-aggressive | no-ack-filter ]\n"
@@ -851,14 +851,18 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			double p;
 
 			AF_VALUE();
-			if (af_get_percent("utilisation", *argv, 100.0, true,
-					   &p))
-				goto out;
-			v = lround(p * 10.0);
-			if (v == 0) {
-				af_err("utilisation: %s is too small (at least 0.1%%)",
-				       *argv);
-				goto out;
+			if (!strcmp(*argv, "auto")) {
+				v = AIRFAIR_UTIL_AUTO;
+			} else {
+				if (af_get_percent("utilisation", *argv, 100.0,
+						   true, &p))
+					goto out;
+				v = lround(p * 10.0);
+				if (v == 0) {
+					af_err("utilisation: %s is too small (at least 0.1%%)",
+					       *argv);
+					goto out;
+				}
 			}
 			if (af_set(&c, O_UTIL, "utilisation", v))
 				goto out;
@@ -1380,8 +1384,17 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (af_attr_ok(tb[TCA_AIRFAIR_UTILISATION], 2)) {
 		__u16 u = rta_getattr_u16(tb[TCA_AIRFAIR_UTILISATION]);
 
-		print_uint(PRINT_JSON, "utilisation_permille", NULL, u);
-		if (!u)
+		if (u == AIRFAIR_UTIL_AUTO) {
+			print_string(PRINT_JSON, "utilisation", NULL, "auto");
+			print_null(PRINT_JSON, "utilisation_permille", NULL, NULL);
+		} else {
+			print_string(PRINT_JSON, "utilisation", NULL,
+				     u ? "fixed" : "off");
+			print_uint(PRINT_JSON, "utilisation_permille", NULL, u);
+		}
+		if (u == AIRFAIR_UTIL_AUTO)
+			snprintf(buf, sizeof(buf), "auto");
+		else if (!u)
 			snprintf(buf, sizeof(buf), "unmetered");
 		else if (u % 10)
 			snprintf(buf, sizeof(buf), "%u.%u%%", u / 10, u % 10);
@@ -1549,6 +1562,7 @@ static const struct af_stat af_gstats[] = {
 	{ TCA_AIRFAIR_STATS_PENDING_UNDERRUNS, 32, "pending_underruns",
 	  "pending_underruns" },
 	{ TCA_AIRFAIR_STATS_PENDING_STALE, 32, "pending_stale",	 "pending_stale" },
+	{ TCA_AIRFAIR_STATS_UTILISATION,   32, "utilisation_q16", "utilisation(/65536)" },
 	{ TCA_AIRFAIR_STATS_WINDOW_CLAMPS, 32, "window_clamps",	 "window_clamps" },
 	{ TCA_AIRFAIR_STATS_STA_OVERFLOW,  32, "sta_overflow",	 "sta_overflow" },
 	{ TCA_AIRFAIR_STATS_RTT_SAMPLES,   32, "rtt_samples",	 "rtt_samples" },

@@ -157,6 +157,7 @@ enum airfair_source {
 #define AIRFAIR_MAX_RETRIES		15
 #define AIRFAIR_UTIL_MIN		1		/* per mille */
 #define AIRFAIR_UTIL_MAX		1000
+#define AIRFAIR_UTIL_AUTO		0xffff		/* adapts to the air rate */
 #define AIRFAIR_QUANTUM_MIN_US		1
 #define AIRFAIR_QUANTUM_MAX_US		100000
 #define AIRFAIR_DELACK_MIN		1
@@ -189,7 +190,9 @@ enum {
 	TCA_AIRFAIR_RETRIES,		/* u8: retry limit R */
 	TCA_AIRFAIR_BASIC_RATE,		/* u16: control rate in 100 kbit/s */
 	TCA_AIRFAIR_MODEL,		/* u8: enum airfair_model */
-	TCA_AIRFAIR_UTILISATION,	/* u16: per mille of real time the meter grants; 0 = no meter */
+	TCA_AIRFAIR_UTILISATION,	/* u16: per mille of real time the meter grants; 0 = no meter,
+					 * AIRFAIR_UTIL_AUTO = adaptive
+					 */
 	TCA_AIRFAIR_QUANTUM,		/* u32: airtime quantum per round, us */
 	TCA_AIRFAIR_DELACK,		/* u8: default delayed-ACK factor d */
 	TCA_AIRFAIR_ACK_FILTER,		/* u8: enum airfair_ack_filter */
@@ -255,6 +258,9 @@ enum {
 	TCA_AIRFAIR_STATS_PENDING_STALE,	/* u32: times the PHY's pending figure stood
 						 * still while packets were held back (the
 						 * standing part is then not counted)
+						 */
+	TCA_AIRFAIR_STATS_UTILISATION,		/* u32: the meter's grant in force, per
+						 * 65536 of real time (auto: now)
 						 */
 	__TCA_AIRFAIR_STATS_MAX
 };

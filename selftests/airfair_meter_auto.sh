@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# utilisation auto: the meter's grant follows the airtime charged per second of real
+# time instead of a number. On the wired topology nothing below airfair limits the
+# rate, so a UDP sender at a fixed rate to a station at 6 Mbit/s sets the charged air
+# rate, and the grant must settle around it (one station alone: the probe, 5/4 of the
+# best recent rate; with margin), so that its demand is not throttled; idle time (no
+# dequeues) must leave the grant where it was; a fixed utilisation must replace it, and
+# auto must start again from the whole of real time.
+. "$(dirname "$0")/airfair_lib.sh"
+
+DEV=af0
+trap veth_cleanup EXIT
+
+ktap_header
+airfair_require iperf3
+ktap_set_plan 5
+veth_setup 1 || ktap_skip_all "cannot build the veth/macvlan topology"
+
+grant() { qdisc_field $DEV utilisation_q16; }
+airtime() { qdisc_field $DEV airtime_us; }
+now_us() { echo "${EPOCHREALTIME/./}"; }	# busybox date has no %N
+
+tc qdisc add dev $DEV root airfair 11a utilisation auto station "$(sta_mac 1)" rate 6mbit
+mode=$(tc -j qdisc show dev $DEV | jq -r '.[0].options.utilisation // empty')
+g0=$(grant)
+if [ "$mode" = auto ] && [ "${g0:-0}" = 65536 ]; then
+	ktap_test_pass "utilisation auto shown, its grant starts at the whole of real time ($g0/65536)"
+else
+	ktap_test_fail "utilisation auto shown (${mode:-none}), grant starts at 65536 (${g0:-none})"
+fi
+
+# 2 Mbit/s of UDP to a 6 Mbit/s station: about a third of real time in air (plus the
+# PHY's overheads), far below the grant it starts from
+AF_IPERF_JSON=/tmp/auto-udp.json af_iperf 1 udp-down 8 2M > /tmp/auto-udp &
+pid=$!
+sleep 3
+a0=$(airtime) t0=$(now_us)
+samples=""
+for _ in $(seq 8); do
+	sleep 0.37
+	samples+="$(grant) "
+done
+a1=$(airtime) t1=$(now_us)
+wait $pid
+lost=$(jq -r '.end.sum.lost_percent // 100' /tmp/auto-udp.json 2>/dev/null)
+got=$(cat /tmp/auto-udp)
+rate=$(awk -v a="$((a1 - a0))" -v t="$((t1 - t0))" 'BEGIN{printf "%.3f", a / t}')
+log "charged air per real time $rate; grants (/65536): $samples"
+if awk -v r="$rate" -v s="$samples" 'BEGIN{
+	n = split(s, g, " "); if (r < 0.1 || n < 8) exit 1
+	for (i = 1; i <= n; i++) if (g[i] / 65536 < 0.6 * r || g[i] / 65536 > 1.6 * r) exit 1 }'; then
+	ktap_test_pass "the grant follows the charged air rate $rate (every sample within 0.6-1.6 x)"
+else
+	ktap_test_fail "the grant follows the charged air rate $rate (grants /65536: $samples)"
+fi
+if awk -v l="${lost:-100}" 'BEGIN{exit !(l < 2)}'; then
+	ktap_test_pass "2 Mbit/s of demand goes through under the grant ($got Mbit/s, $lost % lost)"
+else
+	ktap_test_fail "2 Mbit/s of demand goes through under the grant ($got Mbit/s, ${lost:-?} % lost, want < 2)"
+fi
+
+# idle: nothing dequeued, nothing learnt
+g1=$(grant)
+sleep 2
+g2=$(grant)
+if [ -n "$g1" ] && [ "$g1" = "$g2" ] && [ "$g1" -lt 65536 ]; then
+	ktap_test_pass "idle for 2 s: the grant stays at $g2/65536"
+else
+	ktap_test_fail "idle for 2 s: the grant stays (${g1:-none} -> ${g2:-none})"
+fi
+
+tc qdisc change dev $DEV root airfair utilisation 50
+f=$(grant)
+tc qdisc change dev $DEV root airfair utilisation auto
+a=$(grant)
+if [ "$f" = 32768 ] && [ "$a" = 65536 ]; then
+	ktap_test_pass "utilisation 50 grants 32768/65536; auto again starts from 65536"
+else
+	ktap_test_fail "utilisation 50 grants 32768 (${f:-none}); auto again starts from 65536 (${a:-none})"
+fi
+rm -f /tmp/auto-udp /tmp/auto-udp.json
+ktap_finished
