@@ -86,6 +86,9 @@ static const struct metric qdisc_metrics[] = {
 	    TCA_AIRFAIR_STATS_PENDING_UNDERRUNS, 1),
 	APP("window_clamps_total", COUNTER, "Upload ACKs whose receive window was lowered.",
 	    TCA_AIRFAIR_STATS_WINDOW_CLAMPS, 1),
+	APP("meter_grant_ratio", GAUGE,
+	    "Share of real time the airtime meter grants (utilisation auto: now; 0 unmetered).",
+	    TCA_AIRFAIR_STATS_UTILISATION, 1.0 / 65536),
 };
 
 static const struct metric station_metrics[] = {
