@@ -540,25 +540,29 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 	launch(m, ci, ts, ts - c->idle_start);
 }
 
-/* the slot of rate r in f's retry chain, -1 if it has none */
-static int chain_slot(const struct med_frame *f, const struct tc_airfair_rate *r)
+/* the index of rate r among the n rates of v, -1 if it is not there */
+static int rate_index(const struct tc_airfair_rate *v, int n, const struct tc_airfair_rate *r)
 {
-	for (int i = 0; i < f->nrates; i++)
-		if (!memcmp(&f->rate[i], r, sizeof(*r)))
+	for (int i = 0; i < n; i++)
+		if (!memcmp(&v[i], r, sizeof(*r)))
 			return i;
 	return -1;
 }
 
+/* the slot of rate r in f's retry chain, -1 if it has none */
+static int chain_slot(const struct med_frame *f, const struct tc_airfair_rate *r)
+{
+	return rate_index(f->rate, f->nrates, r);
+}
+
 static void unreported_add(struct med_unreported *u, const struct tc_airfair_rate *r)
 {
-	int i;
+	int i = rate_index(u->rate, u->n, r);
 
-	for (i = 0; i < u->n; i++)
-		if (!memcmp(&u->rate[i], r, sizeof(*r)))
-			break;
-	if (i == MED_MAX_RATES)
+	if (i < 0 && u->n == MED_MAX_RATES)
 		return;	/* more rates than a chain has: rate control changed its table */
-	if (i == u->n) {
+	if (i < 0) {
+		i = u->n;
 		u->rate[u->n++] = *r;
 		u->fails[i] = 0;
 	}
@@ -857,11 +861,6 @@ void med_run_until(struct medium *m, uint64_t t)
 
 static const char *const ac_name[] = { "vo", "vi", "be", "bk" };
 
-/*
- * Ground truth as JSON: totals per channel, each radio's queue (frames its
- * driver handed over and the medium has not finished: now, and the most since
- * the previous report, which this resets), and one entry per non-empty cell.
- */
 /* the cell's first-rate histogram, keyed by Mbit/s, and the cell's closing brace */
 static void med_json_rate1(FILE *out, const struct med_cell *c)
 {
@@ -879,6 +878,11 @@ static void med_json_rate1(FILE *out, const struct med_cell *c)
 	fprintf(out, "}}");
 }
 
+/*
+ * Ground truth as JSON: totals per channel, each radio's queue (frames its
+ * driver handed over and the medium has not finished: now, and the most since
+ * the previous report, which this resets), and one entry per non-empty cell.
+ */
 void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int radio))
 {
 	bool first = true;

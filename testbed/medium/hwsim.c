@@ -567,7 +567,7 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 
 		if (tr[i].idx < 0 || !tr[i].count)
 			break;
-		fl = tf ? tf[i].flags : 0;
+		fl = p->rate_flags[i].flags;
 		if (!conv_rate(tr[i].idx, fl, freq, &f->rate[n])) {
 			MED_LOG(h->m, 1, "radio %d: unknown rate idx %d flags 0x%x, using the lowest\n",
 				src, tr[i].idx, fl);
