@@ -79,7 +79,8 @@ fi
 # -n) every EVERY real seconds instead of one flow for the whole run (tcp-down+10K/3):
 # jung-park's intermittent traffic, each transfer's iperf3 JSON in sess-staI-K-N.json;
 # ~MS adds MS real milliseconds to the flow's wired delay (tcp-down~300: kliazovich's
-# per-flow RTTs). Order: KIND[:RATE][+SIZE/EVERY][~MS][@CC].
+# per-flow RTTs). Order: KIND[:RATE][+SIZE/EVERY][~MS][@CC]. An empty FAIR_FLOWS[i]: station
+# i stays idle (associated, no flow); an unset one: one tcp-down.
 
 # The embedded medium config: AP = radio 0, station i = radio i; `pair` = both directions.
 fair_medium_conf() {
@@ -282,7 +283,7 @@ fair_flows() {
 	case $2 in
 	down) echo tcp-down ;;
 	up) echo tcp-up ;;
-	*) echo "${FAIR_FLOWS[$1]:-tcp-down}" ;;
+	*) echo "${FAIR_FLOWS[$1]-tcp-down}" ;;
 	esac
 }
 
