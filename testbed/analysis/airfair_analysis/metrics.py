@@ -61,9 +61,11 @@ def efficiency(goodputs, airtimes_us, sim_us, fifo_busy):
 def maxmin_fair(rec, under=0.9, idle=0.8):
     """Every station whose airtime share is under `under` x its fair share was
     backlogged in airfair less than `idle` of the time (needs airfair's per-station
-    backlogged figure; False without it)."""
-    n = len(rec["shares"])
-    for share, bkl in zip(rec["shares"], rec["backlogged"]):
-        if share < under / n and (bkl is None or bkl >= idle):
+    backlogged figure; False without it). The fair share is among the stations with
+    traffic (rec["active"], all of them if absent)."""
+    active = rec.get("active") or [True] * len(rec["shares"])
+    n = sum(active) or len(rec["shares"])
+    for share, bkl, act in zip(rec["shares"], rec["backlogged"], active):
+        if act and share < under / n and (bkl is None or bkl >= idle):
             return False
     return True

@@ -49,16 +49,19 @@ def summarise(resdir):
             for q, r in sorted(runs.items()):
                 fifo = _fifo(runs, q)
                 gps = [s.goodput_mbps for s in r.stations]
+                act = r.active
                 rec = {
                     "guest": os.path.basename(gdir), "kernel": meta.get("kernel", "?"),
                     "seed": int(meta.get("seed", 0)), "hook": meta.get("hook") == "yes",
                     "seconds": int(meta.get("seconds", 0)),
                     "run": os.path.basename(rdir), "qdisc": q,
                     "jain": r.jain, "jain_backoff": r.jain_backoff,
-                    "throughput_jain": jain(gps) if any(gps) else float("nan"),
+                    "throughput_jain": (jain(s.goodput_mbps for s in act) if any(gps)
+                                        else float("nan")),
                     "shares": r.shares(), "goodput": gps, "goodput_mbps": sum(gps),
                     "busy": r.busy,
                     "backlogged": [s.backlogged for s in r.stations],
+                    "active": [s in act for s in r.stations],
                     "if_index": r.if_index(),
                     "rtt_p50_ms": r.latency_ms(0.5), "rtt_p99_ms": r.latency_ms(0.99),
                     "up_share": r.up_share(),
@@ -66,7 +69,8 @@ def summarise(resdir):
                     # gong-wu-williamson: the spread of the transfers' completion times
                     "session_cov": (cov([sec for s in r.stations for _, sec in s.sessions])
                                     if sum(len(s.sessions) for s in r.stations) > 1 else None),
-                    "efficiency": (efficiency(gps, [s.airtime_us for s in r.stations], r.sim_us,
+                    "efficiency": (efficiency([s.goodput_mbps for s in act],
+                                              [s.airtime_us for s in act], r.sim_us,
                                               fifo.busy) if fifo else None),
                     "charge_ratio": charge_ratios(r),
                 }

@@ -30,6 +30,8 @@ class StationResult:
     rtts_ms: List[float] = field(default_factory=list)
     # its flows: (direction "up"/"down", goodput simulated Mbit/s) each
     flows: List[tuple] = field(default_factory=list)
+    # it had flows or transfers in the run (an idle station stays associated, no more)
+    active: bool = True
 
 
 @dataclass
@@ -40,12 +42,18 @@ class RunResult:
     k: float = 1.0
 
     @property
+    def active(self):
+        """The stations with traffic in the run: fairness is among them (all of them
+        if the run saved no flow)."""
+        return [s for s in self.stations if s.active] or self.stations
+
+    @property
     def jain(self):
-        return jain(s.airtime_us for s in self.stations)
+        return jain(s.airtime_us for s in self.active)
 
     @property
     def jain_backoff(self):
-        return jain(s.airtime_backoff_us for s in self.stations)
+        return jain(s.airtime_backoff_us for s in self.active)
 
     @property
     def goodput_mbps(self):
@@ -58,7 +66,7 @@ class RunResult:
         sess = [x for s in self.stations for x in s.sessions]
         if not sess:
             return None
-        share = sum(s.goodput_mbps for s in self.stations) * 1e6 / 8 / self.k / len(self.stations)
+        share = sum(s.goodput_mbps for s in self.stations) * 1e6 / 8 / self.k / len(self.active)
         return if_index((b, sec, share) for b, sec in sess) if share > 0 else None
 
     def latency_ms(self, q):
@@ -212,7 +220,9 @@ def load_run(prefix, k=None):
         sess = [sessions(p) for p in sorted(
             glob.glob(glob.escape(prefix) + f"-sess-sta{i}-*.json"),
             key=lambda p: [int(x) for x in re.findall(r"\d+", p[len(prefix):])])]
+        active = bool(fl or sess)
         run.stations.append(StationResult(i, mac, a1[i] - a0[i], y1[i] - y0[i], gp,
                                           bkl, charged, [x for x in sess if x],
-                                          ping_rtts(f"{prefix}-ping-sta{i}.txt"), fl))
+                                          ping_rtts(f"{prefix}-ping-sta{i}.txt"), fl,
+                                          active))
     return run

@@ -43,8 +43,9 @@ def check(root):
             f = next((recs.get((r, q)) for q in qs if q.startswith("pfifo")), None)
             if a is None:
                 continue
-            starved = [i + 1 for i, (g, n) in enumerate(zip(a["goodput"], a["sessions"]))
-                       if g <= 0 and not n]
+            starved = [i + 1 for i, (g, n, act) in enumerate(zip(a["goodput"], a["sessions"],
+                                                                  a["active"]))
+                       if act and g <= 0 and not n]
             out.append((not starved, f"{name} {r}: every station has goodput (or finished "
                         "transfers) under airfair", f"none: sta{starved}" if starved else ""))
             if a["if_index"] is not None:

@@ -7,6 +7,7 @@ import tempfile
 import unittest
 
 from airfair_analysis import cov, efficiency, if_index, jain, load_run, optimum
+from airfair_analysis.metrics import maxmin_fair
 from airfair_analysis.report import charge_ratios
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -131,6 +132,32 @@ class SavedRun(unittest.TestCase):
         self.assertAlmostEqual(r.latency_ms(0.5), 30.0 / 6)       # k = 6
         self.assertAlmostEqual(r.latency_ms(0.99), 60.0 / 6)
         self.assertAlmostEqual(r.up_share(), 12 / 30)             # sta2 6 + sta3 6 of 30
+
+    def test_idle_station(self):
+        """A station without flows in the run is left out of the fairness figures."""
+        full = load_run(self.prefix)
+        os.rename(self.prefix + "-m1.json", self.prefix + "-m1.json.full")
+        m1 = json.load(open(self.prefix + "-m1.json.full"))
+        # sta4: associated, 10 us of air (management frames), no flow saved
+        m1["medium"]["links"].append(dict(tx=4, rx=0, ac="be", airtime_us=10, backoff_idle_us=0,
+                                          bytes=0, data_us=0))
+        json.dump(m1, open(self.prefix + "-m1.json", "w"))
+        with open(self.prefix + "-stations.txt", "a") as f:
+            f.write("4 02:00:00:00:04:00\n")
+        r = load_run(self.prefix)
+        self.assertEqual([s.active for s in r.stations], [True, True, True, False])
+        self.assertAlmostEqual(r.jain, full.jain)                 # not 3/4 of it
+        self.assertAlmostEqual(jain([s.airtime_us for s in r.stations]), 0.75 * full.jain, 2)
+        rec = {"shares": r.shares(), "backlogged": [0.0, 0.0, 0.0, 0.0],
+               "active": [s.active for s in r.stations]}
+        self.assertTrue(maxmin_fair(rec))
+        # a backlogged station at 0.24 of the air: under 0.9 x a third (the fair share
+        # among three), not under 0.9 x a quarter (were the idle one counted)
+        rec = {"shares": [0.38, 0.38, 0.24, 0.0], "backlogged": [1.0, 1.0, 1.0, 0.0],
+               "active": [True, True, True, False]}
+        self.assertFalse(maxmin_fair(rec))
+        rec["active"] = [True] * 4
+        self.assertTrue(maxmin_fair(rec))
 
     def test_shell_agrees(self):
         """fairness.sh's fair_medium_read (jq) gives the same per-station airtime."""
