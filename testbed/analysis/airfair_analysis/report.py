@@ -84,8 +84,8 @@ def summarise(resdir):
 
 def charge_ratios(r):
     """airfair's charge over the medium's airtime (+ backoff, which the charge includes),
-    per station with both: None where the qdisc keeps no books (not airfair)."""
-    xs = [s.charged_us / s.airtime_backoff_us for s in r.stations
+    per active station with both: None where the qdisc keeps no books (not airfair)."""
+    xs = [s.charged_us / s.airtime_backoff_us for s in r.active
           if s.charged_us and s.airtime_backoff_us > 0]
     return xs or None
 
@@ -187,7 +187,9 @@ def markdown(sc, agg, plots=(), records=()):
     hook = sorted({x for a in agg.values() for x in a["hook"]})
     src = {(True,): "the mac80211 hook", (False,): "airfair-feeder (stock mac80211)"}.get(
         tuple(hook), "the hook in some guests, airfair-feeder in others")
-    lines += [f"{len(sc.stations)} stations ({'; '.join(sc.link(i) for i in range(1, len(sc.stations) + 1))}), "
+    links = [sc.link(i) for i in range(1, len(sc.stations) + 1)]
+    links = f"each {links[0]}" if len(set(links)) == 1 and len(links) > 1 else "; ".join(links)
+    lines += [f"{len(sc.stations)} stations ({links}), "
               f"{'/'.join(str(x) for x in secs)} s measured per run, dilation k = {sc.dilation}, "
               f"airfair's rates from {src}; "
               f"{len(guests)} guests (seeds x kernels {', '.join(kernels)}). "

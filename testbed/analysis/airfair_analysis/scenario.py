@@ -30,7 +30,7 @@ FLOW_KINDS = ("tcp-down", "tcp-up", "udp-down", "udp-up")
 # minstrel_ht choosing the rates (A-MPDU: `medium = ["ampdu 32"]` and the testbed's
 # hwsim patch, which testbed/scenarios.sh loads where it builds).
 PHYS = ("11a", "11n-5g", "11ac")
-MAX_STATIONS = 16
+MAX_STATIONS = 40  # gong-wu-williamson sweep up to 40 hosts
 
 
 class ScenarioError(ValueError):
