@@ -63,6 +63,7 @@ for i in 1 2 3 4; do
 	ip netns exec "$(sta_ns "$i")" iperf3 -s -1 -D -p $((5300 + i))
 done
 sleep 0.5
+cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/before-udp.json"
 clients=()
 for i in 1 2 3 4; do
 	iperf3 -c "$(sta_ip "$i")" -p $((5300 + i)) -u -b 1M -l 1400 -t "$SECS" -J \
@@ -112,7 +113,26 @@ log "UDP goodput (real Mbit/s): $gp; x k=$K simulated"
 if awk -v g="$gp" 'BEGIN{n = split(g, x, " "); for (i = 1; i <= n; i++) if (x[i] <= 0) exit 1}'; then
 	ktap_test_pass "every station received data ($gp Mbit/s real)"
 else
-	ktap_test_fail "every station received data ($gp)"
+	# The known A-MPDU stall (issue 15): the medium delivers a station's frames and its
+	# stack receives nothing. Only that, each silent station fed by the medium, is XFAIL.
+	ap_bytes() { # ap_bytes <stats file> <station>: bytes the AP delivered to it
+		jq -r --argjson i "$2" '[.medium.links[] | select(.tx == 0 and .rx == $i) |
+			.bytes] | add // 0' "$1" 2>/dev/null || echo 0
+	}
+	fed=1 i=0
+	for g in $gp; do
+		i=$((i + 1))
+		awk -v g="$g" 'BEGIN{exit !(g <= 0)}' || continue
+		b=$(( $(ap_bytes "$AIRFAIR_MEDIUM_STATS" $i) - $(ap_bytes "$WIFI_DIR/before-udp.json" $i) ))
+		log "station $i: iperf3 received nothing, the medium delivered $b bytes to it"
+		[ "$b" -ge $((20 * 1400)) ] || fed=0
+	done
+	if [ "$fed" = 1 ]; then
+		ktap_test_xfail "every station received data ($gp)" \
+			"known A-MPDU stall: the medium delivered, the station's stack got nothing (issue 15)"
+	else
+		ktap_test_fail "every station received data ($gp)"
+	fi
 fi
 # TCP to the capped station, alone: its TCP ACKs go up in A-MPDUs of their own, few and
 # far between, where each report counts. Rate control that hears of its failed A-MPDUs
