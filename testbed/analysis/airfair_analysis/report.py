@@ -61,7 +61,7 @@ def summarise(resdir):
                     "shares": r.shares(), "goodput": gps, "goodput_mbps": sum(gps),
                     "busy": r.busy,
                     "backlogged": [s.backlogged for s in r.stations],
-                    "active": [s in act for s in r.stations],
+                    "active": [s.active for s in r.stations],
                     "if_index": r.if_index(),
                     "rtt_p50_ms": r.latency_ms(0.5), "rtt_p99_ms": r.latency_ms(0.99),
                     "up_share": r.up_share(),

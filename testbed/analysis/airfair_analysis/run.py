@@ -43,9 +43,8 @@ class RunResult:
 
     @property
     def active(self):
-        """The stations with traffic in the run: fairness is among them (all of them
-        if the run saved no flow)."""
-        return [s for s in self.stations if s.active] or self.stations
+        """The stations with traffic in the run: fairness is among them."""
+        return [s for s in self.stations if s.active]
 
     @property
     def jain(self):
@@ -225,4 +224,8 @@ def load_run(prefix, k=None):
                                           bkl, charged, [x for x in sess if x],
                                           ping_rtts(f"{prefix}-ping-sta{i}.txt"), fl,
                                           active))
+    # a run that saved no flow at all: every station counts
+    if not run.active:
+        for s in run.stations:
+            s.active = True
     return run
