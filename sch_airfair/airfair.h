@@ -264,6 +264,10 @@ struct airfair_sta {
 	u32 loss_q16;
 	u32 expected_kbps;		/* rate control's, 0 = unknown */
 	u32 pending_us;			/* last reported by the hook */
+	u16 ampdu_x16;			/* hook: its MPDUs per PPDU, 1/16; 0 = unknown */
+	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
+	struct tc_airfair_rate up_rate;
+	u32 up_loss_q16;		/* its received frames' Retry share */
 	u8 source;			/* enum airfair_source */
 	unsigned long source_changed;	/* jiffies */
 	struct airfair_sta_costs costs;
@@ -382,6 +386,8 @@ int airfair_costs_for(const struct airfair_config *c,
 int airfair_config_costable(const struct airfair_sched *q,
 			    const struct airfair_config *c);
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
+u8 airfair_sta_ampdu(const struct airfair_config *c,
+		     const struct airfair_sta *sta);
 void airfair_sta_set_weight(struct airfair_sta *sta, u16 weight);
 void airfair_sta_release(struct airfair_sched *q, struct airfair_sta *sta);
 void airfair_stas_gc(struct airfair_sched *q);

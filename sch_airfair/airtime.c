@@ -790,6 +790,7 @@ int airfair_sta_costs(const struct airfair_timing *t,
 						 kbps / 2, kbps);
 		out->tcp_down = out->data;
 		out->ack = out->data;
+		out->up = out->data;
 		out->up_data_ns = af_sat32(airfair_affine_ns(&out->data,
 							     up_len));
 		return 0;
@@ -798,6 +799,7 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	err = airfair_affine_cost(t, r, loss_q16, ac, ampdu, &out->data);
 	if (err)
 		return err;
+	out->up = out->data;
 
 	/* Eq. 7: the station's TCP ACK, at our rate to it, every d segments */
 	ack_ns = airfair_frame_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16, ac,

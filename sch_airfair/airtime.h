@@ -63,6 +63,7 @@ struct airfair_sta_costs {
 	struct airfair_affine data;	/* AP->STA data, no TCP ACK share */
 	struct airfair_affine tcp_down;	/* AP->STA TCP data + STA's ACK / d (Eq. 7) */
 	struct airfair_affine ack;	/* AP->STA pure TCP ACK frame itself */
+	struct airfair_affine up;	/* STA->AP data (its rate if known, else ours) */
 	u32 up_data_ns;			/* one MSS STA->AP data frame (Eq. 9) */
 	u32 sta_ack_ns;			/* one STA->AP TCP ACK frame (Eq. 7's, 0: naive) */
 };

@@ -389,8 +389,8 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 	 * Eq. 9) the d data frames an upload flow's ACK acknowledges.
 	 */
 	if (up->tracked)
-		cost += (u64)c->data.a_ns * up->frames +
-			(((u64)c->data.b_ns256 * up->bytes) >> 8);
+		cost += (u64)c->up.a_ns * up->frames +
+			(((u64)c->up.b_ns256 * up->bytes) >> 8);
 	else if (pkt_class == AIRFAIR_PKT_TCP_ACK && flow->dir == AIRFAIR_DIR_UP)
 		cost += ((u64)flow->delack_x256 * c->up_data_ns) >> 8;
 	return min_t(u64, cost, AIRFAIR_COST_MAX_NS);

@@ -31,13 +31,20 @@
  * under our own names so this builds against stock headers.
  */
 struct airfair_m80211_report {
+	u32 size;
 	struct rate_info rate;
 	u32 loss;
 	u32 samples;
 	u32 expected_throughput;
 	u32 sta_pending_airtime;
 	u32 phy_pending_airtime;
+	u32 ampdu_len;			/* MPDUs per PPDU, 1/16 */
+	struct rate_info rx_rate;
+	u32 rx_retry;
 };
+
+/* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
+#define AIRFAIR_HOOK_ABI	2
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -47,12 +54,14 @@ struct airfair_m80211_ops {
 
 typedef int (*airfair_m80211_register_t)(const struct airfair_m80211_ops *ops);
 typedef void (*airfair_m80211_unregister_t)(const struct airfair_m80211_ops *ops);
+typedef u32 (*airfair_m80211_abi_t)(void);
 typedef int (*airfair_m80211_get_t)(struct net_device *dev, const u8 *addr,
 				    struct airfair_m80211_report *report);
 
 #define AIRFAIR_HOOK_REGISTER	"ieee80211_tx_report_register"
 #define AIRFAIR_HOOK_UNREGISTER	"ieee80211_tx_report_unregister"
 #define AIRFAIR_HOOK_GET	"ieee80211_tx_report_get"
+#define AIRFAIR_HOOK_ABI_SYM	"ieee80211_tx_report_abi"
 #define AIRFAIR_HOOK_PENDING	256	/* queued updates; more are dropped */
 
 struct airfair_hook_update {
@@ -64,6 +73,9 @@ struct airfair_hook_update {
 	u32 expected_kbps;
 	u32 sta_pending_us;
 	u32 phy_pending_us;
+	u32 ampdu_x16;
+	struct rate_info rx_rate;
+	u32 rx_retry;
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -137,11 +149,12 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			       const struct airfair_hook_update *u)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	struct airfair_sta_costs costs;
-	struct tc_airfair_rate rate;
-	struct airfair_sta *sta;
-	bool has_rate;
+	u32 up_loss = min_t(u32, u->rx_retry, AIRFAIR_LOSS_ONE - 1);
 	u32 loss = min_t(u32, u->loss, AIRFAIR_LOSS_ONE - 1);
+	struct tc_airfair_rate rate, up_rate;
+	struct airfair_sta_costs costs;
+	struct airfair_sta *sta;
+	bool has_rate, has_up;
 
 	sch_tree_lock(sch);
 	if (!q->stas)
@@ -153,6 +166,8 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->loss_q16 = 0;
 			sta->expected_kbps = 0;
 			sta->pending_us = 0;
+			sta->ampdu_x16 = 0;
+			sta->has_up_rate = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
 		}
@@ -160,6 +175,8 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	}
 	has_rate = !airfair_hook_rate(&u->rate, q->cfg.timing.phy, &rate) &&
 		   !airfair_costs_for(&q->cfg, &rate, loss, &costs);
+	has_up = !airfair_hook_rate(&u->rx_rate, q->cfg.timing.phy, &up_rate) &&
+		 !airfair_costs_for(&q->cfg, &up_rate, up_loss, &costs);
 	sta = airfair_sta_get(q, u->addr);
 	if (!sta || sta == q->overflow || sta == q->mcast)
 		goto out;
@@ -171,6 +188,12 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	if (has_rate)
 		sta->rate = rate;
 	sta->loss_q16 = loss;
+	if (has_up) {
+		sta->up_rate = up_rate;
+		sta->up_loss_q16 = up_loss;
+	}
+	sta->has_up_rate = has_up;
+	sta->ampdu_x16 = min_t(u32, u->ampdu_x16, AIRFAIR_MAX_AMPDU * 16);
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
@@ -257,6 +280,9 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->expected_kbps = r->expected_throughput;
 		u->sta_pending_us = r->sta_pending_airtime;
 		u->phy_pending_us = r->phy_pending_airtime;
+		u->ampdu_x16 = r->ampdu_len;
+		u->rx_rate = r->rx_rate;
+		u->rx_retry = r->rx_retry;
 	}
 	schedule_work(&airfair_hook_work);
 unlock:
@@ -269,7 +295,8 @@ static void airfair_hook_sta_report(struct net_device *dev, const u8 *addr,
 	struct Qdisc *root = rcu_dereference(dev->qdisc);
 
 	/* only devices with an airfair qdisc (at the root or under mq) */
-	if (!is_valid_ether_addr(addr) || !root ||
+	if (report->size < sizeof(*report) || !is_valid_ether_addr(addr) ||
+	    !root ||
 	    (!airfair_is_ours(root) && strcmp(root->ops->id, "mq")))
 		return;
 	airfair_hook_queue_update(dev, addr, report);
@@ -289,11 +316,26 @@ static void airfair_hook_try_bind(void)
 {
 	airfair_m80211_register_t reg;
 	airfair_m80211_unregister_t unreg;
+	airfair_m80211_abi_t abi;
+	u32 version;
 	int err;
 
 	mutex_lock(&airfair_hook_mutex);
 	if (airfair_hook_unreg || airfair_hook_exiting)
 		goto out;
+	/* a hook of another layout (or the first, which had no version) */
+	abi = (airfair_m80211_abi_t)__symbol_get(AIRFAIR_HOOK_ABI_SYM);
+	version = abi ? abi() : 1;
+	if (abi)
+		__symbol_put(AIRFAIR_HOOK_ABI_SYM);
+	if (version != AIRFAIR_HOOK_ABI) {
+		if (__symbol_get(AIRFAIR_HOOK_REGISTER)) {
+			__symbol_put(AIRFAIR_HOOK_REGISTER);
+			pr_warn("sch_airfair: mac80211 TX report hook ABI %u, this module needs %u: not bound (rebuild mac80211 with this release's mac80211-patches)\n",
+				version, AIRFAIR_HOOK_ABI);
+		}
+		goto out;
+	}
 	reg = (airfair_m80211_register_t)__symbol_get(AIRFAIR_HOOK_REGISTER);
 	if (!reg)
 		goto out;
@@ -362,6 +404,8 @@ int airfair_hook_query(struct net_device *dev, const u8 *addr,
 	err = get(dev, addr, &r);
 	if (err)
 		return err;
+	if (r.size < sizeof(r))
+		return -EPROTO;
 	*expected_kbps = r.expected_throughput;
 	*sta_pending_us = r.sta_pending_airtime;
 	*phy_pending_us = r.phy_pending_airtime;

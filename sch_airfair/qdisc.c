@@ -43,7 +43,7 @@ static const struct airfair_config airfair_defaults = {
 	.ecn = 1,
 	.max_stations = 128,
 	.sta_timeout_ms = 60000,
-	.ampdu = 1,
+	.ampdu = 0,	/* auto */
 	.pending_limit_us = AIRFAIR_PENDING_LIMIT_AUTO,
 	.upload = AIRFAIR_UPLOAD_OBSERVED,
 	.upload_window = 1,
@@ -921,7 +921,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_MAX_STATIONS]  = { .type = NLA_U32 },
 	[TCA_AIRFAIR_STA_TIMEOUT]   = { .type = NLA_U32 },
 	[TCA_AIRFAIR_STATION]	    = NLA_POLICY_NESTED(airfair_sta_policy),
-	[TCA_AIRFAIR_AMPDU]	    = NLA_POLICY_RANGE(NLA_U8, 1, AIRFAIR_MAX_AMPDU),
+	[TCA_AIRFAIR_AMPDU]	    = NLA_POLICY_MAX(NLA_U8, AIRFAIR_MAX_AMPDU),
 	[TCA_AIRFAIR_PENDING_LIMIT] = { .type = NLA_U32 },
 	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
 	[TCA_AIRFAIR_UPLOAD_WINDOW] = NLA_POLICY_MAX(NLA_U8, 1),
@@ -1666,6 +1666,10 @@ struct airfair_sta_snap {
 	struct tc_airfair_rate rate;
 	u32 loss_q16, source_age_ms, cost_a, cost_b, qlen, backlog, drops;
 	u32 expected_kbps, pending_us, phy_pending_us, delack, delack_down, rtt_us;
+	u32 ampdu_x16, up_loss_q16;
+	u8 ampdu_used;
+	bool has_up_rate;
+	struct tc_airfair_rate up_rate;
 	s32 deficit;
 	u32 flows[4];	/* TCP down, TCP up, UDP, other */
 	u64 airtime_ns, packets, bytes, upload_frames, backlogged_ns;
@@ -1694,6 +1698,11 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 	n->loss_q16 = sta->loss_q16;
 	n->source_age_ms = jiffies_to_msecs(jiffies - sta->source_changed);
 	n->cost_a = sta->costs.data.a_ns;
+	n->ampdu_x16 = sta->ampdu_x16;
+	n->ampdu_used = airfair_sta_ampdu(&q->cfg, sta);
+	n->has_up_rate = sta->has_up_rate;
+	n->up_rate = sta->up_rate;
+	n->up_loss_q16 = sta->up_loss_q16;
 	n->cost_b = sta->costs.data.b_ns256;
 	n->deficit = clamp_t(s64, (s64)sta->vtime - (s64)q->vtime_floor,
 			     S32_MIN, S32_MAX);
@@ -1832,6 +1841,14 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			  n.pending_us) ||
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,
 			  n.phy_pending_us))) ||
+	    nla_put_u8(d->skb, TCA_AIRFAIR_CSTATS_AMPDU_USED, n.ampdu_used) ||
+	    (n.ampdu_x16 &&
+	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_AMPDU, n.ampdu_x16)) ||
+	    (n.has_up_rate &&
+	     (airfair_put_rate(d->skb, TCA_AIRFAIR_CSTATS_UP_RATE, &n.up_rate) ||
+	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_RATE_KBPS,
+			  airfair_rate_kbps(&n.up_rate)) ||
+	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_LOSS, n.up_loss_q16))) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RTT_US, n.rtt_us)) {
 		nla_nest_cancel(d->skb, st);
 		return -EMSGSIZE;

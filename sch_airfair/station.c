@@ -63,18 +63,19 @@ static void airfair_default_rate(const struct airfair_timing *t,
 }
 
 /*
- * Costs of a station at @rate under @c; A-MPDU only exists from HT on. With
- * ack-prio the AP's pure ACKs contend in AC_VO: their own air is VO's
- * (shorter AIFS and backoff), the data's stays BE's.
+ * Costs of a station at @rate under @c, @ampdu MPDUs per PPDU (A-MPDU only
+ * exists from HT on). With ack-prio the AP's pure ACKs contend in AC_VO:
+ * their own air is VO's (shorter AIFS and backoff), the data's stays BE's.
  */
-int airfair_costs_for(const struct airfair_config *c,
-		      const struct tc_airfair_rate *rate, u32 loss_q16,
-		      struct airfair_sta_costs *out)
+static int airfair_costs_at(const struct airfair_config *c,
+			    const struct tc_airfair_rate *rate, u32 loss_q16,
+			    u8 ampdu, struct airfair_sta_costs *out)
 {
-	u8 ampdu = rate->mode == AIRFAIR_MODE_LEGACY ? 1 : c->ampdu;
 	struct airfair_sta_costs vo;
 	int err;
 
+	if (rate->mode == AIRFAIR_MODE_LEGACY)
+		ampdu = 1;
 	err = airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_BE,
 				c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
 				out);
@@ -86,6 +87,29 @@ int airfair_costs_for(const struct airfair_config *c,
 	if (!err)
 		out->ack = vo.ack;
 	return err;
+}
+
+/* `ampdu auto` (0) costs like one MPDU per PPDU until a station's is known */
+int airfair_costs_for(const struct airfair_config *c,
+		      const struct tc_airfair_rate *rate, u32 loss_q16,
+		      struct airfair_sta_costs *out)
+{
+	return airfair_costs_at(c, rate, loss_q16, c->ampdu ?: 1, out);
+}
+
+/*
+ * MPDUs per PPDU for @sta: the configured number, or under `ampdu auto` the
+ * mean the hook measured, to the nearest whole MPDU (the fixed part it
+ * divides is a few tens of microseconds: the rounding moves a frame's cost
+ * by well under a percent).
+ */
+u8 airfair_sta_ampdu(const struct airfair_config *c,
+		     const struct airfair_sta *sta)
+{
+	if (c->ampdu)
+		return c->ampdu;
+	return clamp_t(u32, DIV_ROUND_CLOSEST(sta->ampdu_x16, 16), 1,
+		       AIRFAIR_MAX_AMPDU);
 }
 
 /* Can every rate in use, and the default rate, be costed under @c? */
@@ -112,15 +136,31 @@ int airfair_config_costable(const struct airfair_sched *q,
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
+	struct airfair_sta_costs up;
+	u8 ampdu;
 
 	if (sta->source == AIRFAIR_SRC_DEFAULT || sta == q->mcast)
 		airfair_default_rate(&c->timing, &sta->rate);
 	if (sta == q->mcast)
 		sta->loss_q16 = 0;
-	if (airfair_costs_for(c, &sta->rate, sta->loss_q16, &sta->costs)) {
+	ampdu = airfair_sta_ampdu(c, sta);
+	if (airfair_costs_at(c, &sta->rate, sta->loss_q16, ampdu, &sta->costs)) {
 		/* Settings were validated on the way in: this cannot fail. */
 		WARN_ON_ONCE(1);
 		return;
+	}
+	/*
+	 * What the station sends (upload data, its TCP ACKs) goes at its own
+	 * rate and loss where the hook knows them (chen-yan Eq. 7 and 9 with
+	 * the uplink's figures).
+	 */
+	if (sta->has_up_rate && sta != q->mcast && c->model != AIRFAIR_MODEL_NAIVE &&
+	    !airfair_costs_at(c, &sta->up_rate, sta->up_loss_q16, ampdu, &up)) {
+		sta->costs.up = up.data;
+		sta->costs.up_data_ns = up.up_data_ns;
+		sta->costs.sta_ack_ns = up.sta_ack_ns;
+		sta->costs.tcp_down.a_ns = sta->costs.data.a_ns +
+			DIV_ROUND_CLOSEST(up.sta_ack_ns, c->delack);
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
 }

@@ -15,7 +15,7 @@ require_module mac80211_hwsim
 grep -qw ieee80211_tx_report_register /proc/kallsyms ||
 	ktap_skip_all "mac80211 without the TX report hook (boot with --modules build/$(uname -r)/mac80211)"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
-ktap_set_plan 5
+ktap_set_plan 6
 
 for _ in $(seq 20); do dmesg | grep -q 'bound to the mac80211 TX report hook' && break; sleep 0.1; done
 if dmesg | grep -q 'bound to the mac80211 TX report hook'; then
@@ -53,6 +53,29 @@ if [ $ok = 1 ]; then
 	ktap_test_pass "source hook, rate == iw tx bitrate ($msg)"
 else
 	ktap_test_fail "source hook, rate == iw tx bitrate ($msg)"
+fi
+
+# the uplink: the rate the AP last received data from each station at (iw's rx bitrate)
+nl_rx_rate() {
+	iw dev "$AP_IF" station get "${STA_MAC[$1]}" 2>/dev/null |
+		awk '/rx bitrate:/{ printf "%d", $3 * 10 + 0.5; exit }'
+}
+ok=0 msg=""
+for _ in $(seq 30); do
+	ok=1 msg=""
+	for i in 1 2; do
+		kbps=$(field "$i" up.rate_kbps) nl=$(nl_rx_rate "$i")
+		msg+="sta$i: ${kbps:-?} kbit/s vs iw ${nl:-?}00; "
+		[ -n "$nl" ] && [ -n "$kbps" ] && [ $(((kbps + 50) / 100)) -eq "$nl" ] || ok=0
+	done
+	[ $ok = 1 ] && break
+	sta_ping 1 "" 2
+	sta_ping 2 "" 2
+done
+if [ $ok = 1 ]; then
+	ktap_test_pass "hook uplink rate == iw rx bitrate ($msg)"
+else
+	ktap_test_fail "hook uplink rate == iw rx bitrate ($msg)"
 fi
 
 l1=$(field 1 loss) l2=$(field 2 loss)

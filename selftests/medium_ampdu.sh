@@ -13,7 +13,10 @@
 # minstrel_ht keep the failing rates, and TCP stall on lost ACKs). After downlink UDP to
 # all four, the AP's minstrel_ht must use each station's best MCS most of the time, and
 # the medium's ground truth must show A-MPDUs on the links; then TCP to the capped
-# station must lose hardly an MPDU to a spent retry chain.
+# station must lose hardly an MPDU to a spent retry chain. Last, under airfair with
+# `ampdu auto`, each station's A-MPDU length as the mac80211 hook reports it must match
+# the medium's within a factor 1.5 and be the one airfair charges (needs the patched
+# mac80211 too).
 # Needs the patched hwsim: vm/run.sh --modules build/KVER/hwsim (skips without it).
 #   AIRFAIR_MEDIUM_K (default 20), AIRFAIR_AMPDU_SECS (default 12)
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +33,7 @@ require_cmd iw hostapd wpa_supplicant iperf3 jq
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 [ -f "/lib/modules/$(uname -r)/updates/mac80211_hwsim.ko" ] ||
 	ktap_skip_all "needs the testbed's mac80211_hwsim (testbed/hwsim-patches/build.sh; vm/run.sh --modules build/KVER/hwsim)"
-ktap_set_plan 8
+ktap_set_plan 9
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -157,5 +160,70 @@ if [ "$df" -gt 100 ] && [ $((dx * 100)) -lt $((df + dx)) ]; then
 	ktap_test_pass "TCP to the capped station: $dx of $((df + dx)) MPDUs ran out of attempts (< 1 %), $tg Mbit/s real"
 else
 	ktap_test_fail "TCP to the capped station: $dx of $((df + dx)) MPDUs ran out of attempts (want < 1 %, > 100 delivered), $tg Mbit/s real"
+fi
+# airfair `ampdu auto`: the hook's MPDUs per PPDU for each station against the medium's
+# over the same seconds (MPDUs sent per PPDU attempt, frames sent alone included), and
+# the charge using it rounded.
+mpdus() { # mpdus <stats file>: "PPDU-attempts MPDUs" of AP->sta1..3, one line each
+	for i in 1 2 3; do
+		jq -r --argjson i "$i" '[.medium.links[] | select(.tx == 0 and .rx == $i and .ac == "be")] |
+			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0)"' \
+			"$1" 2>/dev/null || echo "0 0"
+	done
+}
+if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+	ktap_test_skip "airfair charges the hook's A-MPDU length" "mac80211 without the TX report hook"
+elif ! airfair_load || ! tc qdisc replace dev "$AP_IF" root airfair 11n-5g; then
+	ktap_test_fail "airfair charges the hook's A-MPDU length (airfair not installed)"
+else
+	for i in 1 2 3; do
+		ip netns exec "$(sta_ns "$i")" iperf3 -s -1 -D -p $((5320 + i))
+	done
+	clients=()
+	for i in 1 2 3; do
+		iperf3 -c "$(sta_ip "$i")" -p $((5320 + i)) -u -b 1M -l 1400 -t 10 -J \
+			> "$WIFI_DIR/af$i.json" 2>&1 &
+		clients+=($!)
+	done
+	# the hook's figure is an EWMA over some 400 ms: sampled 12 times, 0.5 s apart,
+	# after 2 s, against the medium's over the same seconds
+	sleep 2
+	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/before-af.json"
+	: > "$WIFI_DIR/af-class.json"
+	for _ in $(seq 12); do
+		tc -j -s class show dev "$AP_IF" | grep '^{' >> "$WIFI_DIR/af-class.json"
+		sleep 0.5
+	done
+	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/after-af.json"
+	wait "${clients[@]}"
+	mapfile -t m0 < <(mpdus "$WIFI_DIR/before-af.json")
+	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-af.json")
+	ok=1 msg=""
+	for i in 1 2 3; do
+		read -r a0 n0 <<< "${m0[i - 1]}"
+		read -r a1 n1 <<< "${m1[i - 1]}"
+		read -r used last meas <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
+			'[.[] | (.station // empty) | select(.addr == $a)] |
+			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // 0) | add / (length + 0.0001))"' \
+			"$WIFI_DIR/af-class.json")"
+		meas=$(awk -v m="$meas" 'BEGIN{printf "%.2f", m}')
+		log "sta$i: hook A-MPDU length samples $(jq -r -s --arg a "${STA_MAC[i]}" \
+			'[.[] | (.station // empty) | select(.addr == $a) | .ampdu_measured // 0] | map(tostring) | join(" ")' \
+			"$WIFI_DIR/af-class.json")"
+		truth=$(awk -v a=$((a1 - a0)) -v n=$((n1 - n0)) 'BEGIN{if (a > 0) printf "%.2f", n / a; else print 0}')
+		msg+="sta$i: hook ${meas:-?} medium $truth charged ${used:-?}; "
+		# the mean within a factor 1.5 of the medium's (mac80211 sees no PPDU that
+		# none of whose MPDUs got through, and the figure follows with a lag); the
+		# charge uses the figure of the moment, rounded
+		awk -v m="${meas:-0}" -v t="$truth" -v u="${used:-0}" -v l="${last:-0}" 'BEGIN{
+			exit !(m > 0 && t > 0 && m <= 1.5 * t && t <= 1.5 * m && u == int(l + 0.5))}' || ok=0
+		awk -v t="$truth" 'BEGIN{exit !(t >= 2)}' && agg=1
+	done
+	[ "${agg:-0}" = 1 ] || ok=0	# the medium aggregated for some station
+	if [ $ok = 1 ]; then
+		ktap_test_pass "airfair charges the hook's A-MPDU length ($msg)"
+	else
+		ktap_test_fail "airfair charges the hook's A-MPDU length ($msg)"
+	fi
 fi
 ktap_finished

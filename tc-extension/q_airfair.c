@@ -91,7 +91,7 @@ static void explain(void)
 "                   [ limit PACKETS ] [ memlimit BYTES ]\n"
 "                   [ model precise | naive ] [ utilisation PERCENT | utilisation auto | unmetered ]\n"
 "                   [ upload observed | estimated ] [ upload-window | no-upload-window ]\n"
-"                   [ quantum TIME ] [ delack N ] [ ampdu N ]\n"
+"                   [ quantum TIME ] [ delack N ] [ ampdu N|auto ]\n"
 "                   [ ack-filter | ack-filter-aggressive | no-ack-filter ]\n"
 "                   [ ack-prio | no-ack-prio ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
@@ -880,7 +880,9 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "ampdu")) {
 			AF_VALUE();
-			if (af_get_uint(kw, *argv, 1, AIRFAIR_MAX_AMPDU, &v) ||
+			v = 0;	/* auto */
+			if ((strcmp(*argv, "auto") &&
+			     af_get_uint(kw, *argv, 1, AIRFAIR_MAX_AMPDU, &v)) ||
 			    af_set(&c, O_AMPDU, kw, v))
 				goto out;
 		} else if (!strcmp(kw, "ack-filter") ||
@@ -1406,9 +1408,14 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	if (af_attr_ok(tb[TCA_AIRFAIR_DELACK], 1))
 		print_uint(PRINT_ANY, "delack", "delack %u ",
 			   rta_getattr_u8(tb[TCA_AIRFAIR_DELACK]));
-	if (af_attr_ok(tb[TCA_AIRFAIR_AMPDU], 1))
-		print_uint(PRINT_ANY, "ampdu", "ampdu %u ",
-			   rta_getattr_u8(tb[TCA_AIRFAIR_AMPDU]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_AMPDU], 1)) {
+		__u8 n = rta_getattr_u8(tb[TCA_AIRFAIR_AMPDU]);
+
+		if (n)
+			print_uint(PRINT_ANY, "ampdu", "ampdu %u ", n);
+		else
+			print_string(PRINT_ANY, "ampdu", "ampdu %s ", "auto");
+	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_ACK_FILTER], 1)) {
 		__u8 m = rta_getattr_u8(tb[TCA_AIRFAIR_ACK_FILTER]);
 
@@ -1594,7 +1601,7 @@ static void af_print_gstats(struct rtattr **tb)
 
 static void af_print_cstats(struct rtattr **tb)
 {
-	struct tc_airfair_rate rate;
+	struct tc_airfair_rate rate, up;
 	char buf[64];
 
 	/* line 1: identity, rate, loss, weight */
@@ -1665,6 +1672,34 @@ static void af_print_cstats(struct rtattr **tb)
 
 		print_uint(PRINT_JSON, "delack_down_x256", NULL, d);
 		print_float(PRINT_ANY, "delack_down", " delack_down %.2f", d / 256.0);
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED], 1))
+		print_uint(PRINT_ANY, "ampdu_used", " ampdu %u",
+			   rta_getattr_u8(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AMPDU], 4)) {
+		__u32 a = af_u32(tb[TCA_AIRFAIR_CSTATS_AMPDU]);
+
+		print_uint(PRINT_JSON, "ampdu_x16", NULL, a);
+		print_float(PRINT_ANY, "ampdu_measured", " (measured %.1f)",
+			    a / 16.0);
+	}
+	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_UP_RATE], &up)) {
+		print_string(PRINT_FP, NULL, " up %s",
+			     af_fmt_rate(&up, buf, sizeof(buf)));
+		open_json_object("up");
+		print_string(PRINT_JSON, "spec", NULL,
+			     af_fmt_rate(&up, buf, sizeof(buf)));
+		if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_UP_RATE_KBPS], 4))
+			print_uint(PRINT_JSON, "rate_kbps", NULL,
+				   af_u32(tb[TCA_AIRFAIR_CSTATS_UP_RATE_KBPS]));
+		if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_UP_LOSS], 4)) {
+			__u32 l = af_u32(tb[TCA_AIRFAIR_CSTATS_UP_LOSS]);
+
+			print_uint(PRINT_JSON, "loss", NULL, l);
+			print_float(PRINT_ANY, "loss_pct", " retry %.2f%%",
+				    af_loss_pct(l));
+		}
+		close_json_object();
 	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_EXPECTED_TPUT], 4))
 		print_uint(PRINT_ANY, "expected_kbps", " expected %ukbit",

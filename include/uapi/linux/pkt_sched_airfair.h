@@ -205,7 +205,9 @@ enum {
 	TCA_AIRFAIR_MAX_STATIONS,	/* u32 */
 	TCA_AIRFAIR_STA_TIMEOUT,	/* u32: idle station ageing, ms */
 	TCA_AIRFAIR_STATION,		/* nested TCA_AIRFAIR_STA_*: may repeat */
-	TCA_AIRFAIR_AMPDU,		/* u8: MPDUs per A-MPDU the model assumes, 1 = none */
+	TCA_AIRFAIR_AMPDU,		/* u8: MPDUs per A-MPDU the model assumes, 1 = none,
+					 * 0 = auto (each station's, from the hook)
+					 */
 	TCA_AIRFAIR_PENDING_LIMIT,	/* u32: us of air the PHY may have pending below
 					 * the qdisc (mac80211 hook); 0 = no limit,
 					 * AIRFAIR_PENDING_LIMIT_AUTO = adaptive
@@ -309,6 +311,17 @@ enum {
 	TCA_AIRFAIR_CSTATS_DELACK_DOWN,		/* u32: d of download flows, x256 (mean;
 						 * learnt from the station's ACKs)
 						 */
+	TCA_AIRFAIR_CSTATS_AMPDU,		/* u32: MPDUs per PPDU the hook measured,
+						 * 1/16 (ampdu auto charges it rounded)
+						 */
+	TCA_AIRFAIR_CSTATS_AMPDU_USED,		/* u8: MPDUs per PPDU the charge uses */
+	TCA_AIRFAIR_CSTATS_UP_RATE,		/* nested, as @RATE: the station's own
+						 * TX rate (hook), charged for what it sends
+						 */
+	TCA_AIRFAIR_CSTATS_UP_LOSS,		/* u32: its uplink loss estimate (Retry bit
+						 * share), 1/65536
+						 */
+	TCA_AIRFAIR_CSTATS_UP_RATE_KBPS,	/* u32: PHY rate of @UP_RATE */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
