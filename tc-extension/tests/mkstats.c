@@ -61,8 +61,10 @@ int main(void)
 	__u8 mac[6] = { 2, 0, 0, 0, 0, 0x42 };
 	struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_VHT, .mcs = 9, .nss = 2,
 				     .bw = AIRFAIR_BW_80, .gi = AIRFAIR_GI_SHORT };
+	struct tc_airfair_rate up = { .mode = AIRFAIR_MODE_VHT, .mcs = 9, .nss = 1,
+				      .bw = AIRFAIR_BW_80, .gi = AIRFAIR_GI_SHORT };
 	__u16 w = 2;
-	__u8 src = AIRFAIR_SRC_FEEDER;
+	__u8 src = AIRFAIR_SRC_FEEDER, ampdu = 8;
 	int i;
 
 	msg(RTM_NEWQDISC, 0x80010000, TC_H_ROOT);
@@ -106,6 +108,11 @@ int main(void)
 	u32(TCA_AIRFAIR_CSTATS_PENDING_AIRTIME, 2500);
 	u32(TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME, 6000);
 	u32(TCA_AIRFAIR_CSTATS_RTT_US, 20300);
+	put(TCA_AIRFAIR_CSTATS_AMPDU_USED, &ampdu, 1);
+	u32(TCA_AIRFAIR_CSTATS_AMPDU, 7 * 16 + 6);
+	rate(TCA_AIRFAIR_CSTATS_UP_RATE, &up);
+	u32(TCA_AIRFAIR_CSTATS_UP_RATE_KBPS, 390000);
+	u32(TCA_AIRFAIR_CSTATS_UP_LOSS, 6554);
 	end(app);
 	end(s);
 	fwrite(buf, 1, h->nlmsg_len, stdout);
