@@ -212,6 +212,9 @@ else
 			"$WIFI_DIR/af-class.json")"
 		truth=$(awk -v a=$((a1 - a0)) -v n=$((n1 - n0)) 'BEGIN{if (a > 0) printf "%.2f", n / a; else print 0}')
 		msg+="sta$i: hook ${meas:-?} medium $truth charged ${used:-?}; "
+		log "sta$i: uplink as the hook reports it: $(jq -r -s --arg a "${STA_MAC[i]}" \
+			'[.[] | (.station // empty) | select(.addr == $a)][-1].up // {} |
+			"\(.spec // "none"), Retry share \(.loss_pct // "?") %"' "$WIFI_DIR/af-class.json")"
 		# the mean within a factor 1.5 of the medium's (mac80211 sees no PPDU that
 		# none of whose MPDUs got through, and the figure follows with a lag); the
 		# charge uses the figure of the moment, rounded

@@ -49,6 +49,11 @@ enum {
 #define HWSIM_TX_STAT_ACK		(1 << 2)
 /* testbed/hwsim-patches: MPDUs in bits 8-15, acknowledged in 16-23 */
 #define HWSIM_TX_STAT_AMPDU		(1 << 3)
+/* of a frame to a radio (testbed/hwsim-patches 0002) */
+#define HWSIM_RX_RATE_INFO		(1 << 4)
+#define HWSIM_RX_RATE_VHT		(1 << 5)
+#define HWSIM_RX_RATE_SGI		(1 << 6)
+#define FC1_RETRY			0x08	/* Frame Control, second octet */
 #define HWSIM_RC_USE_SHORT_PREAMBLE	(1 << 2)
 #define HWSIM_RC_MCS			(1 << 3)
 #define HWSIM_RC_40_MHZ_WIDTH		(1 << 5)
@@ -467,8 +472,9 @@ static void cb_rx(void *ctx, struct med_frame *f, int rx, int signal)
 	struct hw_ctx *h = ctx;
 	struct hw_priv *p = f->priv;
 	struct nl_msg *msg;
-	uint32_t rate_idx = 0;
+	uint32_t rate_idx = 0, rx_flags = 0;
 	const struct tc_airfair_rate *r = &f->rate[0];
+	struct nlattr *fa;
 	int last = 0;
 
 	if (!h->radio[rx].known)
@@ -483,19 +489,35 @@ static void cb_rx(void *ctx, struct med_frame *f, int rx, int signal)
 			if (hwsim_rates[i] == r->legacy)
 				rate_idx = f->freq < 3000 ? i : i - 4;
 	} else {
+		/*
+		 * The HT/VHT rate goes in the flags (testbed/hwsim-patches:
+		 * HWSIM_RX_RATE_INFO; a stock hwsim ignores them and takes the
+		 * legacy index, the band's fastest).
+		 */
 		rate_idx = f->freq < 3000 ? 11 : 7;
+		rx_flags = HWSIM_RX_RATE_INFO | (uint32_t)r->mcs << 8 |
+			   (uint32_t)(r->bw & 3) << 20;
+		if (r->mode == AIRFAIR_MODE_VHT)
+			rx_flags |= HWSIM_RX_RATE_VHT | (uint32_t)(r->nss & 0xf) << 16;
+		if (r->gi == AIRFAIR_GI_SHORT)
+			rx_flags |= HWSIM_RX_RATE_SGI;
 	}
 	msg = msg_new(h, HWSIM_CMD_FRAME);
 	if (!msg)
 		return;
-	if (nla_put(msg, HWSIM_ATTR_ADDR_RECEIVER, 6, h->radio[rx].addr) ||
-	    nla_put(msg, HWSIM_ATTR_FRAME, p->len, p->data) ||
+	fa = nla_reserve(msg, HWSIM_ATTR_FRAME, p->len);
+	if (!fa || nla_put(msg, HWSIM_ATTR_ADDR_RECEIVER, 6, h->radio[rx].addr) ||
 	    nla_put_u32(msg, HWSIM_ATTR_RX_RATE, rate_idx) ||
+	    (rx_flags && nla_put_u32(msg, HWSIM_ATTR_FLAGS, rx_flags)) ||
 	    nla_put_u32(msg, HWSIM_ATTR_SIGNAL, (uint32_t)signal) ||
 	    nla_put_u32(msg, HWSIM_ATTR_FREQ, f->freq)) {
 		nlmsg_free(msg);
 		return;
 	}
+	memcpy(nla_data(fa), p->data, p->len);
+	/* a retransmission carries the Retry bit, as a radio sets it */
+	if (f->attempts > 1 && p->len >= 2 && !f->no_ack)
+		((uint8_t *)nla_data(fa))[1] |= FC1_RETRY;
 	h->frames_out++;
 	h->radio[rx].rx_frames++;
 	MED_LOG(h->m, 3, "deliver cookie %llu from radio %d to radio %d (%d dBm)\n",
