@@ -181,13 +181,14 @@ else
 	done
 	clients=()
 	for i in 1 2 3; do
-		iperf3 -c "$(sta_ip "$i")" -p $((5320 + i)) -u -b 1M -l 1400 -t 10 -J \
+		iperf3 -c "$(sta_ip "$i")" -p $((5320 + i)) -u -b 1M -l 1400 -t 13 -J \
 			> "$WIFI_DIR/af$i.json" 2>&1 &
 		clients+=($!)
 	done
-	# the hook's figure is an EWMA over some 400 ms: sampled 12 times, 0.5 s apart,
-	# after 2 s, against the medium's over the same seconds
-	sleep 2
+	# the hook's figure covers a station's last 32-64 PPDUs or 128-256 MPDUs, which
+	# still hold the UDP stage's before airfair: sampled 12 times, 0.5 s apart, after
+	# 5 s, against the medium's over the same seconds
+	sleep 5
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/before-af.json"
 	: > "$WIFI_DIR/af-class.json"
 	for _ in $(seq 12); do
