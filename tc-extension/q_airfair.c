@@ -1599,6 +1599,22 @@ static void af_print_gstats(struct rtattr **tb)
 	}
 }
 
+/*
+ * A u32 fixed-point statistic: the raw value in JSON under @raw_key, the
+ * value / @scale under @key in both outputs.
+ */
+static void af_print_fixed(const struct rtattr *a, const char *raw_key,
+			   const char *key, const char *fmt, unsigned int scale)
+{
+	__u32 v;
+
+	if (!af_attr_ok(a, 4))
+		return;
+	v = af_u32(a);
+	print_uint(PRINT_JSON, raw_key, NULL, v);
+	print_float(PRINT_ANY, key, fmt, (double)v / scale);
+}
+
 static void af_print_cstats(struct rtattr **tb)
 {
 	struct tc_airfair_rate rate, up;
@@ -1648,41 +1664,23 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_COST_A], 4))
 		print_uint(PRINT_ANY, "cost_a_ns", " cost a %uns",
 			   af_u32(tb[TCA_AIRFAIR_CSTATS_COST_A]));
-	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_COST_B], 4)) {
-		__u32 b = af_u32(tb[TCA_AIRFAIR_CSTATS_COST_B]);
-
-		print_uint(PRINT_JSON, "cost_b_ns256", NULL, b);
-		print_float(PRINT_ANY, "cost_b_ns_per_byte", " b %.3fns/B",
-			    b / 256.0);
-	}
+	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_COST_B], "cost_b_ns256",
+		       "cost_b_ns_per_byte", " b %.3fns/B", 256);
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AIRTIME], 8))
 		print_u64(PRINT_ANY, "airtime_us", " airtime %lluus",
 			  af_u64(tb[TCA_AIRFAIR_CSTATS_AIRTIME]));
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DEFICIT], 4))
 		print_int(PRINT_ANY, "deficit_ns", " deficit %dns",
 			  (__s32)af_u32(tb[TCA_AIRFAIR_CSTATS_DEFICIT]));
-	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DELACK], 4)) {
-		__u32 d = af_u32(tb[TCA_AIRFAIR_CSTATS_DELACK]);
-
-		print_uint(PRINT_JSON, "delack_x256", NULL, d);
-		print_float(PRINT_ANY, "delack", " delack %.2f", d / 256.0);
-	}
-	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DELACK_DOWN], 4)) {
-		__u32 d = af_u32(tb[TCA_AIRFAIR_CSTATS_DELACK_DOWN]);
-
-		print_uint(PRINT_JSON, "delack_down_x256", NULL, d);
-		print_float(PRINT_ANY, "delack_down", " delack_down %.2f", d / 256.0);
-	}
+	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_DELACK], "delack_x256", "delack",
+		       " delack %.2f", 256);
+	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_DELACK_DOWN], "delack_down_x256",
+		       "delack_down", " delack_down %.2f", 256);
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED], 1))
 		print_uint(PRINT_ANY, "ampdu_used", " ampdu %u",
 			   rta_getattr_u8(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED]));
-	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AMPDU], 4)) {
-		__u32 a = af_u32(tb[TCA_AIRFAIR_CSTATS_AMPDU]);
-
-		print_uint(PRINT_JSON, "ampdu_x16", NULL, a);
-		print_float(PRINT_ANY, "ampdu_measured", " (measured %.1f)",
-			    a / 16.0);
-	}
+	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_AMPDU], "ampdu_x16",
+		       "ampdu_measured", " (measured %.1f)", 16);
 	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_UP_RATE], &up)) {
 		print_string(PRINT_FP, NULL, " up %s",
 			     af_fmt_rate(&up, buf, sizeof(buf)));
