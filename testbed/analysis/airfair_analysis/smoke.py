@@ -2,8 +2,8 @@
 """make check's scenario smoke (testbed/scenarios.sh --smoke --out DIR), as TAP: each
 scenario's guest measured every run under every qdisc of its plan, no station starved
 under airfair (a station with transfers: at least one finished), and airfair's airtime
-Jain (medium ground truth) is at least MIN_JAIN and not below pfifo's in the same run,
-or max-min fair; runs with transfers report their IF instead."""
+Jain (medium ground truth) is at least MIN_JAIN and not below pfifo's in the same run
+(one of the two may miss if airfair was max-min fair); runs with transfers report their IF instead."""
 import glob
 import os
 import re
@@ -22,6 +22,25 @@ def plan_values(path):
     runs = shlex.split(re.search(r"^SCEN_RUNS=\((.*)\)$", text, re.M).group(1))
     return {r: shlex.split(re.search(rf"^SCEN_QDISCS_{r.replace('.', '_')}=(.*)$", text, re.M)
                            .group(1))[0].split() for r in runs}
+
+
+def judge_jain(a, f):
+    """(ok, why): airfair's run record `a` against pfifo's `f` (or None)."""
+    above = a["jain"] >= MIN_JAIN
+    beats = f is None or a["jain"] >= f["jain"]
+    why = "shares " + " ".join(f"{x:.3f}" for x in a["shares"])
+    if above and beats:
+        return True, why
+    if (above or beats) and maxmin_fair(a):
+        # max-min fair: every station under its share had nothing queued in airfair
+        # for a good part of the run (a long-RTT TCP flow still opening its window in
+        # 8 s), so it got all it asked for. Below pfifo then is TCP's own spread, not
+        # the scheduler's: with A-MPDUs capped by time pfifo is near airtime-fair
+        # (chen-yan-vht: 0.98)
+        return True, why + (f"; {'below pfifo' if above else 'below MIN_JAIN'} but "
+                            "max-min fair: backlogged " + " ".join(
+                                "?" if b is None else f"{b:.2f}" for b in a["backlogged"]))
+    return False, why
 
 
 def check(root):
@@ -58,15 +77,7 @@ def check(root):
                                                       if f and f["if_index"] else ""),
                             f"transfers per station {a['sessions']}"))
                 continue
-            ok = a["jain"] >= MIN_JAIN and (f is None or a["jain"] >= f["jain"])
-            why = "shares " + " ".join(f"{x:.3f}" for x in a["shares"])
-            if not ok and (f is None or a["jain"] >= f["jain"]) and maxmin_fair(a):
-                # max-min fair: every station under its share had nothing queued in
-                # airfair for a good part of the run (a long-RTT TCP flow still
-                # opening its window in 8 s), so it got all it asked for
-                ok = True
-                why += "; below MIN_JAIN but max-min fair: backlogged " + " ".join(
-                    "?" if b is None else f"{b:.2f}" for b in a["backlogged"])
+            ok, why = judge_jain(a, f)
             out.append((ok, f"{name} {r}: airfair airtime Jain {a['jain']:.4f} >= {MIN_JAIN}"
                         + (f" and >= pfifo's {f['jain']:.4f}" if f else "")
                         + " (or max-min fair)", why))

@@ -9,6 +9,7 @@ import unittest
 from airfair_analysis import cov, efficiency, if_index, jain, load_run, optimum
 from airfair_analysis.metrics import maxmin_fair
 from airfair_analysis.report import charge_ratios
+from airfair_analysis.smoke import judge_jain
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
@@ -158,6 +159,22 @@ class SavedRun(unittest.TestCase):
         self.assertFalse(maxmin_fair(rec))
         rec["active"] = [True] * 4
         self.assertTrue(maxmin_fair(rec))
+
+    def test_smoke_judge(self):
+        """The smoke passes airfair at or above MIN_JAIN and pfifo; missing one of the
+        two only if max-min fair (the short station not backlogged); never both."""
+        fair = {"jain": 0.99, "shares": [0.33, 0.33, 0.34], "backlogged": [1.0, 1.0, 1.0]}
+        self.assertTrue(judge_jain(fair, {"jain": 0.95})[0])
+        self.assertTrue(judge_jain(fair, None)[0])
+        short = {"jain": 0.97, "shares": [0.27, 0.41, 0.32], "backlogged": [0.9, 0.1, 0.1]}
+        self.assertFalse(judge_jain(short, {"jain": 0.98})[0])
+        short["backlogged"] = [0.06, 0.11, 0.07]
+        ok, why = judge_jain(short, {"jain": 0.98})
+        self.assertTrue(ok)
+        self.assertIn("below pfifo but max-min fair", why)
+        low = {"jain": 0.80, "shares": [0.15, 0.42, 0.43], "backlogged": [0.1, 1.0, 1.0]}
+        self.assertTrue(judge_jain(low, {"jain": 0.70})[0])
+        self.assertFalse(judge_jain(low, {"jain": 0.90})[0])
 
     def test_shell_agrees(self):
         """fairness.sh's fair_medium_read (jq) gives the same per-station airtime."""
