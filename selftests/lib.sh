@@ -507,6 +507,19 @@ ap_tx_bitrate() {
 		awk '/tx bitrate:/{print $3; exit}'
 }
 
+# Why station I may have gone quiet, as diagnostics: its (dis)connections in hostapd's and
+# its wpa_supplicant's logs, and what the AP holds for it now.
+wifi_station_events() {
+	local i=$1
+	grep -h -i -e "${STA_MAC[i]}" "$WIFI_DIR/hostapd.log" 2>/dev/null | tail -n 8 |
+		sed "s/^/#   hostapd: /" >&2
+	grep -h -e CTRL-EVENT "$WIFI_DIR/wpa-$(sta_ns "$i").log" 2>/dev/null | tail -n 6 |
+		sed "s/^/#   sta$i: /" >&2
+	iw dev "$AP_IF" station get "${STA_MAC[i]}" 2>&1 |
+		grep -E 'inactive|tx (bitrate|packets|retries|failed)|rx packets|authorized|connected time|Station' |
+		tr -s ' \t' ' ' | sed "s/^/#   AP: /" >&2
+}
+
 # Ping from station I to ADDR (default the AP): COUNT packets, all must come back.
 sta_ping() {
 	local i=$1 addr=${2:-$WIFI_AP_IP} count=${3:-3}
@@ -563,22 +576,62 @@ iperf_servers() {
 		exit 1" || { log "iperf: servers on ports $ports did not come up"; return 1; }
 }
 
+# iperf_udp_client OUT SECS [NS] -- IPERF3-ARGS...: an iperf3 -J UDP client (in netns NS, if
+# given) for SECS seconds, its JSON in OUT. iperf3 3.12 (bookworm) sends its UDP handshake
+# once: when a queue that other floods overflow drops it (the medium's queue-limit), the
+# client fails at once ("unable to read from stream socket") and the station gets nothing.
+# Such an early failure is retried, twice at most, for the time left; each retry is a
+# diagnostic line. The server must outlive a failed test (iperf3 -s without -1).
+iperf_udp_client() {
+	local out=$1 secs=$2 ns="" t0 left try err=${1%.json}.err
+	shift 2
+	[ "$1" != -- ] && { ns=$1; shift; }
+	shift
+	t0=$EPOCHREALTIME left=$secs
+	for try in 0 1 2; do
+		if [ -n "$ns" ]; then
+			timeout $((left + 20)) ip netns exec "$ns" iperf3 "$@" -t "$left" -J > "$out" 2> "$err"
+		else
+			timeout $((left + 20)) iperf3 "$@" -t "$left" -J > "$out" 2> "$err"
+		fi
+		jq -e '.error' "$out" > /dev/null 2>&1 || return 0
+		left=$(awk -v t0="$t0" -v t="$EPOCHREALTIME" -v s="$secs" 'BEGIN{printf "%d", s - (t - t0)}')
+		[ "$try" -lt 2 ] && [ "$left" -ge 3 ] || return 0
+		log "iperf3 UDP${ns:+ in $ns} failed after $(awk -v t0="$t0" -v t="$EPOCHREALTIME" \
+			'BEGIN{printf "%.1f", t - t0}') s ($(jq -r .error "$out")): retried for ${left} s"
+	done
+}
+
 # iperf_run {tcp|udp} {down|up} STAS SECONDS [RATE]
 iperf_run() {
 	local proto=$1 dir=$2 stas=${3//,/ } secs=$4 rate=${5:-} i ports="" pids=() args
 	for i in $stas; do ports+=" $((IPERF_PORT_BASE + i))"; done
-	iperf_servers $ports || return 1
-	args="-t $secs -J --connect-timeout 3000"
+	if [ "$proto" = udp ]; then
+		iperf_servers --persistent $ports || return 1
+	else
+		iperf_servers $ports || return 1
+	fi
+	args="--connect-timeout 3000"
 	[ "$dir" = down ] && args+=" -R"
 	[ "$proto" = udp ] && args+=" -u -b ${rate:-10M} -l 1400"
 	for i in $stas; do
 		rm -f "$WIFI_DIR/iperf-sta$i.json"
-		timeout $((secs + 20)) ip netns exec "$(sta_ns "$i")" \
-			iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + i)) $args \
-			> "$WIFI_DIR/iperf-sta$i.json" 2>"$WIFI_DIR/iperf-sta$i.err" &
+		if [ "$proto" = udp ]; then
+			iperf_udp_client "$WIFI_DIR/iperf-sta$i.json" "$secs" "$(sta_ns "$i")" -- \
+				-c "$SERVER_IP" -p $((IPERF_PORT_BASE + i)) $args &
+		else
+			timeout $((secs + 20)) ip netns exec "$(sta_ns "$i")" \
+				iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + i)) -t "$secs" -J $args \
+				> "$WIFI_DIR/iperf-sta$i.json" 2>"$WIFI_DIR/iperf-sta$i.err" &
+		fi
 		pids+=($!)
 	done
 	wait "${pids[@]}" 2>/dev/null
+	if [ "$proto" = udp ]; then
+		for i in $stas; do
+			kill "$(cat "$WIFI_DIR/iperf-server-$((IPERF_PORT_BASE + i)).pid" 2>/dev/null)" 2>/dev/null
+		done
+	fi
 	for i in $stas; do iperf_goodput "$WIFI_DIR/iperf-sta$i.json"; done
 }
 

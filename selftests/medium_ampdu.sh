@@ -63,14 +63,14 @@ done
 # downlink UDP, 1 Mbit/s real each (k x that simulated): more than the SNR-18 link
 # carries at MCS 10, so frames queue at the AP and go out aggregated
 for i in 1 2 3 4; do
-	ip netns exec "$(sta_ns "$i")" iperf3 -s -1 -D -p $((5300 + i))
+	ip netns exec "$(sta_ns "$i")" iperf3 -s -D -p $((5300 + i))	# not -1: see iperf_udp_client
 done
 sleep 0.5
 cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/before-udp.json"
 clients=()
 for i in 1 2 3 4; do
-	iperf3 -c "$(sta_ip "$i")" -p $((5300 + i)) -u -b 1M -l 1400 -t "$SECS" -J \
-		> "$WIFI_DIR/udp$i.json" 2>&1 &
+	iperf_udp_client "$WIFI_DIR/udp$i.json" "$SECS" -- \
+		-c "$(sta_ip "$i")" -p $((5300 + i)) -u -b 1M -l 1400 &
 	clients+=($!)
 done
 # minstrel_ht's rate for each station, sampled over the second half (iw shows the
@@ -99,6 +99,7 @@ for i in 1 2 3 4; do
 		ktap_test_pass "SNR ${SNR[i]} dB: minstrel_ht settled on MCS $mode, the model's best (samples: $seen)"
 	else
 		ktap_test_fail "SNR ${SNR[i]} dB: minstrel_ht on MCS ${mode:-?}, the model's best is ${best[i]} (samples: $seen)"
+		[ -n "$seen" ] || wifi_station_events "$i"
 	fi
 done
 # the medium's ground truth: A-MPDUs on the AP's links, MPDUs per A-MPDU
@@ -128,6 +129,7 @@ else
 		awk -v g="$g" 'BEGIN{exit !(g <= 0)}' || continue
 		b=$(( $(ap_bytes "$AIRFAIR_MEDIUM_STATS" $i) - $(ap_bytes "$WIFI_DIR/before-udp.json" $i) ))
 		log "station $i: iperf3 received nothing, the medium delivered $b bytes to it"
+		wifi_station_events "$i"
 		[ "$b" -ge $((20 * 1400)) ] || fed=0
 	done
 	if [ "$fed" = 1 ]; then
@@ -177,12 +179,12 @@ elif ! airfair_load || ! tc qdisc replace dev "$AP_IF" root airfair 11n-5g; then
 	ktap_test_fail "airfair charges the hook's A-MPDU length (airfair not installed)"
 else
 	for i in 1 2 3; do
-		ip netns exec "$(sta_ns "$i")" iperf3 -s -1 -D -p $((5320 + i))
+		ip netns exec "$(sta_ns "$i")" iperf3 -s -D -p $((5320 + i))
 	done
 	clients=()
 	for i in 1 2 3; do
-		iperf3 -c "$(sta_ip "$i")" -p $((5320 + i)) -u -b 1M -l 1400 -t 13 -J \
-			> "$WIFI_DIR/af$i.json" 2>&1 &
+		iperf_udp_client "$WIFI_DIR/af$i.json" 13 -- \
+			-c "$(sta_ip "$i")" -p $((5320 + i)) -u -b 1M -l 1400 &
 		clients+=($!)
 	done
 	# the hook's figure covers a station's last 32-64 PPDUs or 128-256 MPDUs, which

@@ -222,6 +222,7 @@ ktap_diag "medium queue drops (all radios) in the judged rounds: $((${q1:-0} - $
 m3=$(awk -v a="$((${a1:-0} - ${a0:-0}))" -v f="$((${f1:-0} - ${f0:-0}))" \
 	'BEGIN {if (a >= 100) printf "%.4f", (a - f) / a}')
 ktap_diag "medium, ap->sta3 in the judged rounds: $((${a1:-0} - ${a0:-0})) attempts, $((${f1:-0} - ${f0:-0})) delivered: loss ${m3:-unknown} (configured $LOSS)"
+[ -n "$m3" ] || wifi_station_events 3
 l3=$(awk '$1 == 3 && $4 != "-" {s += $4; n++} END {if (n) printf "%.4f", s / n}' "$WIFI_DIR/samples")
 if [ -n "$m3" ] && awk -v l="${l3:-9}" -v m="$m3" 'BEGIN {exit !(l >= m - 0.05 && l <= m + 0.05)}'; then
 	ktap_test_pass "sta3 (configured loss $LOSS): mean loss in the qdisc $l3 within +-0.05 of the medium's $m3"
