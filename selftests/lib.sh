@@ -576,30 +576,57 @@ iperf_servers() {
 		exit 1" || { log "iperf: servers on ports $ports did not come up"; return 1; }
 }
 
-# iperf_udp_client OUT SECS [NS] -- IPERF3-ARGS...: an iperf3 -J UDP client (in netns NS, if
-# given) for SECS seconds, its JSON in OUT. iperf3 3.12 (bookworm) sends its UDP handshake
-# once: when a queue that other floods overflow drops it (the medium's queue-limit), the
-# client fails at once ("unable to read from stream socket") and the station gets nothing.
-# Such an early failure is retried, twice at most, for the time left; each retry is a
-# diagnostic line. The server must outlive a failed test (iperf3 -s without -1).
+# iperf_udp_client OUT SECS [NS] [--server SNS PORT] -- IPERF3-ARGS...: an iperf3 -J UDP
+# client (in netns NS, if given) for SECS seconds, its JSON in OUT. iperf3 3.12 (bookworm)
+# sends its UDP handshake once: when a queue that other floods overflow drops it (the
+# medium's queue-limit), the client fails at once ("unable to read from stream socket")
+# or waits for good, and the station gets nothing. An early failure is retried, twice at
+# most, for the time left; with --server (the server's netns and port), so is a client
+# whose server has not taken the handshake (connected its UDP socket) within 4 s. Each
+# retry is a diagnostic line. The server must outlive a failed test (iperf3 -s, no -1).
 iperf_udp_client() {
-	local out=$1 secs=$2 ns="" t0 left try err=${1%.json}.err
+	local out=$1 secs=$2 ns="" sns="" sport="" t0 left try err=${1%.json}.err pid why
 	shift 2
-	[ "$1" != -- ] && { ns=$1; shift; }
+	[ "$1" != -- ] && [ "$1" != --server ] && { ns=$1; shift; }
+	[ "$1" = --server ] && { sns=$2 sport=$3; shift 3; }
 	shift
 	t0=$EPOCHREALTIME left=$secs
 	for try in 0 1 2; do
 		if [ -n "$ns" ]; then
-			timeout $((left + 20)) ip netns exec "$ns" iperf3 "$@" -t "$left" -J > "$out" 2> "$err"
+			timeout $((left + 20)) ip netns exec "$ns" iperf3 "$@" -t "$left" -J > "$out" 2> "$err" &
 		else
-			timeout $((left + 20)) iperf3 "$@" -t "$left" -J > "$out" 2> "$err"
+			timeout $((left + 20)) iperf3 "$@" -t "$left" -J > "$out" 2> "$err" &
 		fi
-		jq -e '.error' "$out" > /dev/null 2>&1 || return 0
+		pid=$!
+		why=""
+		if [ -n "$sns" ] && ! iperf_udp_handshake "$sns" "$sport" "$pid" 4; then
+			kill "$pid" 2>/dev/null
+			why="no handshake at the server in 4 s"
+		fi
+		wait "$pid"
+		if [ -z "$why" ]; then
+			jq -e '.error' "$out" > /dev/null 2>&1 || return 0
+			why=$(jq -r .error "$out")
+		fi
 		left=$(awk -v t0="$t0" -v t="$EPOCHREALTIME" -v s="$secs" 'BEGIN{printf "%d", s - (t - t0)}')
 		[ "$try" -lt 2 ] && [ "$left" -ge 3 ] || return 0
 		log "iperf3 UDP${ns:+ in $ns} failed after $(awk -v t0="$t0" -v t="$EPOCHREALTIME" \
-			'BEGIN{printf "%.1f", t - t0}') s ($(jq -r .error "$out")): retried for ${left} s"
+			'BEGIN{printf "%.1f", t - t0}') s ($why): retried for ${left} s"
 	done
+}
+
+# iperf_udp_handshake NS PORT PID SECS: true once the UDP server on PORT in netns NS has a
+# connected socket (iperf3 connects it to the client on the handshake), false after SECS
+# seconds or if PID (the client) ended first.
+iperf_udp_handshake() {
+	local end
+	end=$(awk -v t="$EPOCHREALTIME" -v s="$4" 'BEGIN{printf "%.2f", t + s}')
+	while kill -0 "$3" 2>/dev/null; do
+		ip netns exec "$1" ss -Hun state established "sport = :$2" 2>/dev/null | grep -q . && return 0
+		awk -v t="$EPOCHREALTIME" -v e="$end" 'BEGIN{exit !(t > e)}' && return 1
+		sleep 0.1
+	done
+	return 0	# ended: its JSON says how
 }
 
 # iperf_run {tcp|udp} {down|up} STAS SECONDS [RATE]
