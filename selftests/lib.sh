@@ -582,7 +582,7 @@ iperf_servers() {
 # medium's queue-limit), the client fails at once ("unable to read from stream socket")
 # or waits for good, and the station gets nothing. An early failure is retried, twice at
 # most, for the time left; with --server (the server's netns and port), so is a client
-# whose server has not taken the handshake (connected its UDP socket) within 4 s. Each
+# whose server has not taken the handshake (connected its UDP socket) within 6 s. Each
 # retry is a diagnostic line. The server must outlive a failed test (iperf3 -s, no -1).
 iperf_udp_client() {
 	local out=$1 secs=$2 ns="" sns="" sport="" t0 left try err=${1%.json}.err pid why
@@ -599,9 +599,9 @@ iperf_udp_client() {
 		fi
 		pid=$!
 		why=""
-		if [ -n "$sns" ] && ! iperf_udp_handshake "$sns" "$sport" "$pid" 4; then
+		if [ -n "$sns" ] && ! iperf_udp_handshake "$sns" "$sport" "$pid" 6; then
 			kill "$pid" 2>/dev/null
-			why="no handshake at the server in 4 s"
+			why="no handshake at the server in 6 s"
 		fi
 		wait "$pid"
 		if [ -z "$why" ]; then
