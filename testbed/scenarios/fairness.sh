@@ -317,8 +317,7 @@ fair_run() {
 		for f in $(fair_flows "$i" "$dir"); do
 			port=$((IPERF_PORT_BASE + 10 * i + k))
 			case $f in
-			# sessions, and UDP flows whose client may go again (iperf_udp_client)
-			*+* | udp-*) sports+=" $port" ;;
+			*+*) sports+=" $port" ;;
 			*) ports+=" $port" ;;
 			esac
 			case ${f%@*} in *~*) d=${f#*~}; delays+=" $port:${d%@*}" ;; esac
@@ -339,19 +338,15 @@ fair_run() {
 				k=$((k + 1))
 				continue ;;
 			esac
-			args="-O $FAIR_OMIT --connect-timeout 3000"
+			args="-t $secs -O $FAIR_OMIT -J --connect-timeout 3000"
 			case $f in *-down*) args+=" -R" ;; esac
 			case $f in *@*) args+=" -C ${f#*@}" ;; esac
 			case $f in udp-*)
 				r=${f%@*}; r=${r%~*}; r=${r#*:}; [ "$r" = "${f%@*}" ] && r=20M
-				iperf_udp_client "$WIFI_DIR/iperf-sta$i-$k.json" "$secs" "$(sta_ns "$i")" -- \
-					-c "$SERVER_IP" -p "$port" $args -u -b "$r" -l 1400 &
-				pids+=($!)
-				k=$((k + 1))
-				continue ;;
+				args+=" -u -b $r -l 1400" ;;
 			esac
 			timeout $((secs + FAIR_OMIT + 30)) ip netns exec "$(sta_ns "$i")" \
-				iperf3 -c "$SERVER_IP" -p "$port" -t "$secs" -J $args \
+				iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + 10 * i + k)) $args \
 				> "$WIFI_DIR/iperf-sta$i-$k.json" 2> "$WIFI_DIR/iperf-sta$i-$k.err" &
 			pids+=($!)
 			k=$((k + 1))
