@@ -585,18 +585,14 @@ iperf_servers() {
 # whose server has not taken the handshake (connected its UDP socket) within 6 s. Each
 # retry is a diagnostic line. The server must outlive a failed test (iperf3 -s, no -1).
 iperf_udp_client() {
-	local out=$1 secs=$2 ns="" sns="" sport="" t0 left try err=${1%.json}.err pid why
+	local out=$1 secs=$2 ns="" sns="" sport="" t0 left try err=${1%.json}.err pid why in=()
 	shift 2
-	[ "$1" != -- ] && [ "$1" != --server ] && { ns=$1; shift; }
+	[ "$1" != -- ] && [ "$1" != --server ] && { ns=$1; in=(ip netns exec "$ns"); shift; }
 	[ "$1" = --server ] && { sns=$2 sport=$3; shift 3; }
 	shift
 	t0=$EPOCHREALTIME left=$secs
 	for try in 0 1 2; do
-		if [ -n "$ns" ]; then
-			timeout $((left + 20)) ip netns exec "$ns" iperf3 "$@" -t "$left" -J > "$out" 2> "$err" &
-		else
-			timeout $((left + 20)) iperf3 "$@" -t "$left" -J > "$out" 2> "$err" &
-		fi
+		timeout $((left + 20)) "${in[@]}" iperf3 "$@" -t "$left" -J > "$out" 2> "$err" &
 		pid=$!
 		why=""
 		if [ -n "$sns" ] && ! iperf_udp_handshake "$sns" "$sport" "$pid" 6; then
@@ -633,11 +629,8 @@ iperf_udp_handshake() {
 iperf_run() {
 	local proto=$1 dir=$2 stas=${3//,/ } secs=$4 rate=${5:-} i ports="" pids=() args
 	for i in $stas; do ports+=" $((IPERF_PORT_BASE + i))"; done
-	if [ "$proto" = udp ]; then
-		iperf_servers --persistent $ports || return 1
-	else
-		iperf_servers $ports || return 1
-	fi
+	# a UDP client may go again (iperf_udp_client): its server must outlive a failed test
+	iperf_servers $([ "$proto" = udp ] && echo --persistent) $ports || return 1
 	args="--connect-timeout 3000"
 	[ "$dir" = down ] && args+=" -R"
 	[ "$proto" = udp ] && args+=" -u -b ${rate:-10M} -l 1400"

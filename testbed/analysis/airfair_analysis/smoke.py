@@ -3,7 +3,8 @@
 scenario's guest measured every run under every qdisc of its plan, no station starved
 under airfair (a station with transfers: at least one finished), and airfair's airtime
 Jain (medium ground truth) is at least MIN_JAIN and not below pfifo's in the same run
-(one of the two may miss if airfair was max-min fair); runs with transfers report their IF instead."""
+(one of the two may miss if airfair was max-min fair); runs with transfers report their
+IF instead."""
 import glob
 import os
 import re
