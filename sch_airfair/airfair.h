@@ -267,7 +267,7 @@ struct airfair_sta {
 	u16 ampdu_x16;			/* hook: its MPDUs per PPDU, 1/16; 0 = unknown */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	struct tc_airfair_rate up_rate;
-	u32 up_loss_q16;		/* its received frames' Retry share (shown only) */
+	u32 up_loss_q16;		/* its received frames' Retry share */
 	u8 source;			/* enum airfair_source */
 	unsigned long source_changed;	/* jiffies */
 	struct airfair_sta_costs costs;

@@ -346,7 +346,7 @@ fair_run() {
 				args+=" -u -b $r -l 1400" ;;
 			esac
 			timeout $((secs + FAIR_OMIT + 30)) ip netns exec "$(sta_ns "$i")" \
-				iperf3 -c "$SERVER_IP" -p $((IPERF_PORT_BASE + 10 * i + k)) $args \
+				iperf3 -c "$SERVER_IP" -p "$port" $args \
 				> "$WIFI_DIR/iperf-sta$i-$k.json" 2> "$WIFI_DIR/iperf-sta$i-$k.err" &
 			pids+=($!)
 			k=$((k + 1))
