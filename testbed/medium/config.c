@@ -193,6 +193,11 @@ int cfg_parse_line(struct medium_cfg *c, char *line, char *err, size_t el)
 		if (parse_long(tok[1], &v) || v < 1 || v > 190)
 			return fail(err, el, "queue-limit '%s': want frames in [1, 190]", tok[1]);
 		c->qlimit = (int)v;
+	} else if (!strcmp(tok[0], "queue-drop")) {
+		NEED(2);
+		if (strcmp(tok[1], "tail") && strcmp(tok[1], "fattest"))
+			return fail(err, el, "queue-drop '%s': want tail or fattest", tok[1]);
+		c->qdrop_fattest = !strcmp(tok[1], "fattest");
 	} else if (!strcmp(tok[0], "ampdu")) {
 		NEED(2);
 		if (parse_long(tok[1], &v) || v < 0 || v > MED_AMPDU_MAX)
@@ -296,7 +301,7 @@ int cfg_parse_line(struct medium_cfg *c, char *line, char *err, size_t el)
 			return fail(err, el, "too many edca lines");
 		c->edca[c->nedca++] = e;
 	} else {
-		return fail(err, el, "unknown keyword '%s' (seed dilation stats-interval queue-limit "
+		return fail(err, el, "unknown keyword '%s' (seed dilation stats-interval queue-limit queue-drop "
 			    "retries ampdu phy default link pair edca)", tok[0]);
 	}
 	return 0;

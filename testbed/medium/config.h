@@ -31,6 +31,7 @@ struct medium_cfg {
 	double dilation;
 	int stats_ms;
 	int qlimit;
+	bool qdrop_fattest;	/* queue-drop fattest */
 	int retries;			/* cap on attempts per frame, 0: as mac80211 asks */
 	int ampdu;			/* MPDUs per A-MPDU (HT and up), 0/1: none */
 	bool beacons_all;		/* every beacon on the air, not 1 in k */

@@ -221,6 +221,52 @@ static void ac_arm(struct medium *m, struct med_chan *c, struct med_ac *a)
 	a->resume_ns = start;
 }
 
+static int dst_slot(const struct med_frame *f)
+{
+	return f->dst >= 0 ? f->dst : MED_BCAST;
+}
+
+/*
+ * queue-drop fattest: a full queue makes room for @f by dropping the newest
+ * unsent frame of the receiver with the most frames queued, as mac80211's
+ * per-station queues drop from the longest flow, instead of refusing @f. A
+ * frame to a receiver with little queued (a handshake, an ARP reply) then
+ * goes through a flood to another. False if @f's receiver is the fattest, or
+ * nothing can go: frames that were tried, and each AC's head, stay.
+ */
+static bool drop_fattest(struct medium *m, struct med_radio *rd, struct med_frame *f)
+{
+	int n[MED_MAX_RADIOS + 1] = { 0 }, fat = dst_slot(f);
+	struct med_frame *victim = NULL;
+	struct med_ac *va = NULL;
+
+	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+		for (struct med_frame *g = rd->ac[ac].head; g; g = g->next)
+			n[dst_slot(g)]++;
+	for (int d = 0; d <= MED_MAX_RADIOS; d++)
+		if (n[d] > n[fat])
+			fat = d;
+	if (fat == dst_slot(f))
+		return false;
+	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+		for (struct med_frame *g = rd->ac[ac].head; g; g = g->next)
+			if (g != rd->ac[ac].head && !g->attempts && dst_slot(g) == fat) {
+				victim = g;
+				va = &rd->ac[ac];
+			}
+	if (!victim)
+		return false;
+	ac_unlink(m, rd, va, victim);
+	m->cell[victim->src][fat][victim->ac].qdrops++;
+	victim->acked = false;
+	victim->dropped = true;
+	MED_LOG(m, 2, "radio %d ac %d: queue full, drop cookie %llu of the fattest receiver\n",
+		victim->src, victim->ac, (unsigned long long)victim->cookie);
+	if (m->done)
+		m->done(m->ctx, victim);
+	return true;
+}
+
 bool med_enqueue(struct medium *m, struct med_frame *f)
 {
 	struct med_radio *rd;
@@ -239,7 +285,7 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 	f->rep_len = f->rep_ack = 0;
 	f->rep_rate = -1;
 	memset(f->rep_fails, 0, sizeof(f->rep_fails));
-	if (radio_qlen(rd) >= m->qlimit) {
+	if (radio_qlen(rd) >= m->qlimit && !(m->qdrop_fattest && drop_fattest(m, rd, f))) {
 		int dst = f->dst >= 0 ? f->dst : MED_BCAST;
 
 		m->cell[f->src][dst][f->ac].qdrops++;

@@ -151,6 +151,7 @@ struct medium {
 	int verbose;
 	FILE *log;
 	int qlimit;			/* frames per radio (all ACs) */
+	bool qdrop_fattest;		/* full: drop from the longest receiver's */
 	int retry_limit;		/* cap on attempts, 0: take the rate table */
 	int ampdu_max;			/* MPDUs per A-MPDU, <= 1: no aggregation */
 	struct med_radio radio[MED_MAX_RADIOS];

@@ -38,6 +38,7 @@ void medium_setup(struct medium *m, struct medium_cfg *cfg, struct run_opts *ro,
 	m->phy_for = cb_phy;
 	m->edca_for = cb_edca;
 	m->qlimit = cfg->qlimit;
+	m->qdrop_fattest = cfg->qdrop_fattest;
 	m->retry_limit = cfg->retries;
 	m->ampdu_max = cfg->ampdu;
 	m->verbose = ro->verbose;

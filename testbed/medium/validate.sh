@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..41"
+echo "1..43"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -200,6 +200,19 @@ printf 'dilation 6\nbeacons dilated\nbeacons sometimes\n' > "$cfg"
 msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
 echo "# bad beacons: rc $rc: $msg"
 check "$([ $rc = 2 ] && grep -q "$cfg:3: beacons 'sometimes': want dilated or all" <<<"$msg" && echo 1 || echo 0)" "config error names file:line (beacons)"
+rm -f "$cfg"
+
+# 42: queue-drop fattest/tail (test_queue_drop: its own checks, shown); a bad value an error
+res=$("$O/test_queue_drop" 2>&1); rc=$?
+sed 's/^/#   /' <<<"$res"
+check "$([ $rc = 0 ] && [ "$(grep -c '^ok' <<<"$res")" = 6 ] && echo 1 || echo 0)" \
+	"queue full: tail refuses, fattest drops the longest receiver's newest ($(grep -c '^ok' <<<"$res")/6)"
+# 43
+cfg=$(mktemp)
+printf 'queue-drop random\n' > "$cfg"
+msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
+echo "# bad queue-drop: rc $rc: $msg"
+check "$([ $rc = 2 ] && grep -q "$cfg:1: queue-drop 'random': want tail or fattest" <<<"$msg" && echo 1 || echo 0)" "config error names file:line (queue-drop)"
 rm -f "$cfg"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
