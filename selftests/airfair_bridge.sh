@@ -41,7 +41,8 @@ ip link add $BR address $BR_MAC type bridge &&
 	ip link set wired0 master $BR && ip link set wired0 up &&
 	ip addr add "$WIFI_AP_IP/24" dev $BR && ip link set $BR up &&
 	nsrun "$SERVER_NS" "ip link set lo up; ip addr add $HOST_IP/24 dev eth0;
-			    ip link set eth0 up" ||
+			    ip link set eth0 up" &&
+	nsrun "$(sta_ns 1)" "ip neigh del $WIFI_AP_IP dev ${STA_IF[1]}" ||
 	{ ktap_test_fail "bridge set-up"; ktap_finished; }
 if sta_ping 1 "$HOST_IP" 3 && sta_ping 1 "$WIFI_AP_IP" 3; then
 	ktap_test_pass "station reaches the wired host and the AP through $BR"
