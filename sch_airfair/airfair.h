@@ -142,7 +142,7 @@ struct airfair_flow {
 	s32 deficit;			/* ns of airtime */
 	u32 qlen;
 	u32 backlog;			/* bytes */
-	u32 sent;			/* packets in its life: T-LAS's attained service */
+	u32 sent;			/* T-LAS's attained service: packets, upload frames too */
 	u32 tag;			/* flow hash of the current occupant */
 	u8 kind;			/* enum airfair_flow_kind */
 	u8 dir;				/* enum airfair_flow_dir */

@@ -339,6 +339,14 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	cb->thoff = keys.control.thoff;
 	cb->cost_ns = airfair_flow_cost(q, sta, state, skb, pkt_class, &up);
 	sta->upload_frames += up.frames;
+	/*
+	 * T-LAS's attained service counts the upload data the flow's ACKs
+	 * stand for: the ACK filter thins an upload's ACKs to a few a second,
+	 * each carrying the air of dozens of frames, and counted as packets
+	 * they kept new-flow priority for tens of seconds, served first
+	 * whatever their charge, while the station's other flows starved.
+	 */
+	flow->sent = min_t(u64, (u64)flow->sent + up.frames, U32_MAX);
 	return flow;
 }
 
