@@ -3,7 +3,7 @@
 build/results/scenarios/NAME, or one guest's) as one JSON object per line: airtime and
 throughput Jain, Jain with backoff, shares, goodput, busy air, backlogged shares and the
 efficiency against the same guest's pfifo run. The other entry points:
-python3 -m airfair_analysis.{scenario,report,demo,smoke}."""
+python3 -m airfair_analysis.{scenario,report,demo,smoke,charges}."""
 import argparse
 import json
 import os

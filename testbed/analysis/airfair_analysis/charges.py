@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+"""python3 -m airfair_analysis.charges PREFIX: where airfair's charge for each station
+went against the medium's ground truth, by direction, for one saved run (PREFIX as
+load_run takes it, e.g. DIR/airfair). Per station: what airfair charged, the medium's
+air + the idle before each access (chen-yan's airtime) down (AP -> station) and up
+(station -> AP), frames delivered each way, the upload frames airfair counted, and the
+ground truth per delivered frame. An upload charged well above its air shows here as
+`up us/frame` below `charged/air`'s excess (docs/mac80211-hook.md, Uplink)."""
+import json
+import sys
+
+from .run import _classes
+
+
+def _links(path):
+    with open(path) as f:
+        return json.load(f)["medium"]["links"]
+
+
+def _sum(links, tx, rx):
+    out = {"air_us": 0.0, "frames": 0, "attempts": 0}
+    for link in links:
+        if link["tx"] == tx and link["rx"] == rx:
+            out["air_us"] += link.get("airtime_us", 0) + link.get("backoff_idle_us", 0)
+            out["frames"] += link.get("frames", 0)
+            out["attempts"] += link.get("attempts", 0)
+    return out
+
+
+def breakdown(prefix):
+    """A dict per station of the run under PREFIX (see the module's text); the medium's
+    figures are the window's (m1 - m0), airfair's c1 - c0 (None without class stats)."""
+    with open(prefix + "-stations.txt") as f:
+        stations = [(int(i), mac) for i, mac in (line.split() for line in f if line.strip())]
+    m0, m1 = _links(prefix + "-m0.json"), _links(prefix + "-m1.json")
+    try:
+        c0, c1 = _classes(prefix + "-c0.json"), _classes(prefix + "-c1.json")
+    except OSError:
+        c0 = c1 = None
+    out = []
+    for i, mac in sorted(stations):
+        rec = {"station": i, "mac": mac}
+        for d, (tx, rx) in (("down", (0, i)), ("up", (i, 0))):
+            a, b = _sum(m1, tx, rx), _sum(m0, tx, rx)
+            rec[d] = {k: a[k] - b[k] for k in a}
+        air = rec["down"]["air_us"] + rec["up"]["air_us"]
+        rec["charged_us"] = rec["upload_frames"] = rec["charge_ratio"] = None
+        if c1 is not None and mac in c1:
+            after, before = c1[mac], c0.get(mac, {})
+            rec["charged_us"] = after.get("airtime_us", 0) - before.get("airtime_us", 0)
+            rec["upload_frames"] = after.get("upload_frames", 0) - before.get("upload_frames", 0)
+            rec["charge_ratio"] = rec["charged_us"] / air if air > 0 else None
+        out.append(rec)
+    return out
+
+
+def _per_frame(d):
+    return f"{d['air_us'] / d['frames']:.0f}" if d["frames"] else "-"
+
+
+def show(recs, out=sys.stdout):
+    print("station  charged ms  air+idle ms  charged/air  down frames  us/frame  "
+          "up frames  us/frame  upload counted", file=out)
+    for r in recs:
+        air = r["down"]["air_us"] + r["up"]["air_us"]
+        ch = "-" if r["charged_us"] is None else f"{r['charged_us'] / 1e3:.1f}"
+        ratio = "-" if r["charge_ratio"] is None else f"{r['charge_ratio']:.2f}"
+        upc = "-" if r["upload_frames"] is None else str(r["upload_frames"])
+        print(f"sta{r['station']:<5} {ch:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
+              f"{r['down']['frames']:>11}  {_per_frame(r['down']):>8}  "
+              f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}", file=out)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python3 -m airfair_analysis.charges PREFIX  (e.g. DIR/airfair)",
+              file=sys.stderr)
+        return 2
+    try:
+        show(breakdown(argv[0]))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"airfair_analysis.charges: {argv[0]}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+import contextlib
+import io
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from airfair_analysis.charges import breakdown, main, show
+
+
+def medium(links):
+    return {"medium": {"sim_time_us": 0, "links": [
+        dict(tx=t, rx=r, ac=ac, airtime_us=a, backoff_idle_us=i, frames=n, attempts=n)
+        for t, r, ac, a, i, n in links]}}
+
+
+def station(mac, air_us, upload):
+    return json.dumps({"station": {"addr": mac, "airtime_us": air_us, "upload_frames": upload}})
+
+
+class Charges(unittest.TestCase):
+    """One two-station run: charge against the medium's air + idle, by direction."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.p = os.path.join(self.dir, "airfair")
+        open(self.p + "-stations.txt", "w").write("1 aa\n2 bb\n")
+        json.dump(medium([(0, 1, "be", 100, 10, 5), (1, 0, "be", 50, 5, 3)]),
+                  open(self.p + "-m0.json", "w"))
+        # window: station 1 down 900+90 us over 10 frames; station 2 up 1800+200 us over
+        # 4 frames and its ACKs down in VO 90+10 us over 2 frames; a broadcast left out
+        json.dump(medium([(0, 1, "be", 1000, 100, 15), (1, 0, "be", 50, 5, 3),
+                          (2, 0, "be", 1800, 200, 4), (0, 2, "vo", 90, 10, 2),
+                          (0, -1, "vo", 500, 0, 9)]),
+                  open(self.p + "-m1.json", "w"))
+        open(self.p + "-c0.json", "w").write(station("aa", 1000, 0) + "\n")
+        open(self.p + "-c1.json", "w").write(station("aa", 1990, 0) + "\n" +
+                                             station("bb", 3150, 5) + "\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_breakdown(self):
+        s1, s2 = breakdown(self.p)
+        self.assertEqual((s1["down"]["frames"], s1["down"]["air_us"]), (10, 990))
+        self.assertEqual(s1["up"]["frames"], 0)
+        self.assertAlmostEqual(s1["charge_ratio"], 1.0)
+        self.assertEqual((s2["up"]["frames"], s2["up"]["air_us"]), (4, 2000))
+        self.assertEqual(s2["down"]["air_us"], 100)
+        self.assertEqual(s2["upload_frames"], 5)
+        self.assertAlmostEqual(s2["charge_ratio"], 1.5)     # 3150 / 2100
+
+    def test_show_and_errors(self):
+        out = io.StringIO()
+        show(breakdown(self.p), out)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(len(lines), 3)
+        self.assertIn("1.50", lines[2])
+        self.assertIn("500", lines[2])      # station 2's up us/frame
+        os.remove(self.p + "-c1.json")
+        self.assertIsNone(breakdown(self.p)[0]["charged_us"])
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            self.assertEqual(main([os.path.join(self.dir, "none")]), 1)
+            self.assertEqual(main([]), 2)
+        self.assertIn("none-stations.txt", err.getvalue())
