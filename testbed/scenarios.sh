@@ -5,7 +5,8 @@
 # (testbed/run-scenario.sh). testbed/analysis turns them into figures (make report).
 #
 #   testbed/scenarios.sh [--kver K]... [--seeds "S..."] [--stock] [--seconds N] [--smoke]
-#                        [--runs "R..."] [--qdiscs "Q..."] [--out DIR] [--progress] [NAME...]
+#                        [--runs "R..."] [--qdiscs "Q..."] [--out DIR] [--progress]
+#                        [--budget S] [NAME...]
 #
 # Default: every scenario, every supported kernel (scripts/kernels.sh), the scenario's
 # seeds, the patched mac80211 (the hook) where it builds. --stock boots the stock
@@ -14,10 +15,14 @@
 # each scenario's first run under pfifo and airfair, 8 s, its first seed (make check).
 # --runs/--qdiscs keep only those; --out: the results root instead of
 # build/results/scenarios; --progress shows the guest's progress lines as they come.
+# --budget S: after the first guest, boot none that would end more than S seconds after
+# the start, by the longest guest so far; a guest not booted leaves skipped.txt (make
+# check on a slow machine: the smoke judge reports it as SKIP). NAMEs run in the order
+# given.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kvers=() seeds="" stock=0 seconds="" smoke=0 outroot="" progress=0 filter=() names=()
+kvers=() seeds="" stock=0 seconds="" smoke=0 outroot="" progress=0 filter=() names=() budget=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kvers+=("$2"); shift 2 ;;
@@ -29,7 +34,8 @@ while [ $# -gt 0 ]; do
 	--runs) filter+=(--runs "$2"); shift 2 ;;
 	--qdiscs) filter+=(--qdiscs "$2"); shift 2 ;;
 	--progress) progress=1; shift ;;
-	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+	--budget) budget=$2; shift 2 ;;
+	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 	-*) echo "scenarios: unknown option '$1'" >&2; exit 2 ;;
 	*) names+=("$1"); shift ;;
 	esac
@@ -52,7 +58,7 @@ show_progress() {
 		cat > /dev/null
 	fi
 }
-t0=$SECONDS fails=0 tag=""
+t0=$SECONDS fails=0 tag="" longest=0
 [ $stock = 1 ] && tag=stock-
 for n in "${names[@]}"; do
 	toml=$here/scenarios/$n.toml
@@ -75,6 +81,14 @@ for n in "${names[@]}"; do
 			dir=$outroot/$n/$k-${tag}s$s
 			rm -rf "$dir"
 			mkdir -p "$dir"
+			if [ -n "$budget" ] && [ $longest -gt 0 ] &&
+			   [ $((SECONDS - t0 + longest)) -gt "$budget" ]; then
+				echo "the time budget of ${budget} s would be spent ($((SECONDS - t0)) s used, the longest guest took ${longest} s)" \
+					> "$dir/skipped.txt"
+				echo "== $n on $k, seed $s: skipped, $(cat "$dir/skipped.txt")"
+				continue
+			fi
+			g0=$SECONDS
 			plan plan "$toml" --seed "$s" ${seconds:+--seconds "$seconds"} "${filter[@]}" \
 				$([ $smoke = 0 ] || echo --smoke) > "$dir/plan.in"
 			tmo=$(sed -n 's/^SCEN_BUDGET_S=//p' "$dir/plan.in")
@@ -85,6 +99,7 @@ for n in "${names[@]}"; do
 				echo "scenarios: $n on $k seed $s failed (see $dir/console.txt)" >&2
 				fails=$((fails + 1))
 			fi
+			[ $((SECONDS - g0)) -gt $longest ] && longest=$((SECONDS - g0))
 		done
 	done
 done

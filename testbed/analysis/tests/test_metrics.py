@@ -9,7 +9,7 @@ import unittest
 from airfair_analysis import cov, efficiency, if_index, jain, load_run, optimum
 from airfair_analysis.metrics import maxmin_fair
 from airfair_analysis.report import charge_ratios
-from airfair_analysis.smoke import judge_jain
+from airfair_analysis.smoke import check as smoke_check, judge_jain
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
@@ -175,6 +175,22 @@ class SavedRun(unittest.TestCase):
         low = {"jain": 0.80, "shares": [0.15, 0.42, 0.43], "backlogged": [0.1, 1.0, 1.0]}
         self.assertTrue(judge_jain(low, {"jain": 0.70})[0])
         self.assertFalse(judge_jain(low, {"jain": 0.90})[0])
+
+    def test_smoke_skipped(self):
+        """A guest scenarios.sh --budget did not boot is a SKIP with its reason, and
+        is not counted as a run with nothing measured."""
+        root = tempfile.mkdtemp()
+        try:
+            g = os.path.join(root, "demo", "k-s7")
+            os.makedirs(g)
+            open(os.path.join(g, "skipped.txt"), "w").write("the time budget of 60 s would be spent\n")
+            res = smoke_check(root)
+            self.assertEqual(len(res), 1)
+            ok, what, _ = res[0]
+            self.assertTrue(ok)
+            self.assertEqual(what, "demo/k-s7: not run # SKIP the time budget of 60 s would be spent")
+        finally:
+            shutil.rmtree(root)
 
     def test_shell_agrees(self):
         """fairness.sh's fair_medium_read (jq) gives the same per-station airtime."""
