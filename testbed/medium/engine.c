@@ -286,9 +286,7 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 	f->rep_rate = -1;
 	memset(f->rep_fails, 0, sizeof(f->rep_fails));
 	if (radio_qlen(rd) >= m->qlimit && !(m->qdrop_fattest && drop_fattest(m, rd, f))) {
-		int dst = f->dst >= 0 ? f->dst : MED_BCAST;
-
-		m->cell[f->src][dst][f->ac].qdrops++;
+		m->cell[f->src][dst_slot(f)][f->ac].qdrops++;
 		f->dropped = true;
 		MED_LOG(m, 2, "radio %d ac %d: queue full, drop cookie %llu\n", f->src, f->ac,
 			(unsigned long long)f->cookie);
