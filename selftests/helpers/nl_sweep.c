@@ -157,9 +157,10 @@ static char *snapshot(void)
 	FILE *p;
 	int c;
 
+	/* one tc for both shows: a tc process is most of a snapshot's cost */
 	snprintf(cmd, sizeof(cmd),
-		 "%s -s -d -j qdisc show dev %s; %s -s -d -j class show dev %s",
-		 tc, dev, tc, dev);
+		 "printf 'qdisc show dev %s\\nclass show dev %s\\n' | %s -s -d -j -batch -",
+		 dev, dev, tc);
 	p = popen(cmd, "r");
 	if (!mem || !p) {
 		fprintf(stderr, "nl_sweep: cannot run tc\n");
