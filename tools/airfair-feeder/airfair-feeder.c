@@ -23,6 +23,12 @@
  * CTRL the feeder attaches to hostapd's control socket and runs a round at
  * once when a station connects or leaves (AP-STA-CONNECTED/DISCONNECTED).
  *
+ * The rate pushed is the most frequent of the station's last RATE_HISTORY TX
+ * bitrates (the latest among equals). nl80211's figure is the rate of the last
+ * frame's TX status, and one in ten of minstrel's frames is a probe: sampled
+ * as it comes, a probe's rate (say 54 Mbit/s on a 24 Mbit/s link) became the
+ * station's for a whole interval, and its frames were charged half their air.
+ *
  * Per-attempt loss: mac80211 counts every data frame handed to the driver
  * (tx_packets), every retry (tx_retries) and every frame that failed after the
  * last retry (tx_failed). Over an interval, attempts = packets + retries and
@@ -61,6 +67,7 @@
 #endif
 
 #define MAX_STATIONS	4096
+#define RATE_HISTORY	5	/* samples the pushed rate is the mode of */
 #define NESTS_PER_MSG	64	/* station nests per RTM_NEWQDISC */
 #define MAX_QDISCS	64
 
@@ -68,8 +75,10 @@ struct sta {
 	uint8_t addr[6];
 	bool seen;			/* in the current dump */
 	bool have_rate;
-	struct tc_airfair_rate rate;
-	uint32_t bitrate;		/* nl80211, 100 kbit/s */
+	struct tc_airfair_rate rate;	/* pushed: the mode of hist[] */
+	uint32_t bitrate;		/* nl80211's last, 100 kbit/s */
+	struct tc_airfair_rate hist[RATE_HISTORY];
+	unsigned int nr_hist, hist_next;
 	uint32_t exp_tput;		/* nl80211 expected throughput, kbit/s */
 	bool have_counters;
 	uint32_t packets, retries, failed;	/* at the last sample */
@@ -526,6 +535,37 @@ static int get_interface(int ifindex, uint32_t *iftype)
 	return transact(gen_sk, msg, iface_handler, iftype);
 }
 
+/* The station's TX bitrate sample @ago samples before its latest. */
+static const struct tc_airfair_rate *sta_rate_ago(const struct sta *s,
+						 unsigned int ago)
+{
+	return &s->hist[(s->hist_next + RATE_HISTORY - 1 - ago) % RATE_HISTORY];
+}
+
+/* Add a TX bitrate sample; the station's rate becomes the samples' mode. */
+static void sta_rate_sample(struct sta *s, const struct tc_airfair_rate *r)
+{
+	const struct tc_airfair_rate *a, *b;
+	unsigned int i, j, n, best = 0;
+
+	s->hist[s->hist_next] = *r;
+	s->hist_next = (s->hist_next + 1) % RATE_HISTORY;
+	if (s->nr_hist < RATE_HISTORY)
+		s->nr_hist++;
+	/* newest first, so that of equally frequent rates the latest wins */
+	for (i = 0; i < s->nr_hist; i++) {
+		a = sta_rate_ago(s, i);
+		for (n = 0, j = 0; j < s->nr_hist; j++) {
+			b = sta_rate_ago(s, j);
+			n += !memcmp(a, b, sizeof(*a));
+		}
+		if (n > best) {
+			best = n;
+			s->rate = *a;
+		}
+	}
+}
+
 static int station_handler(struct nl_msg *msg, void *arg)
 {
 	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
@@ -555,13 +595,19 @@ static int station_handler(struct nl_msg *msg, void *arg)
 	else
 		short_preamble = cur_short_preamble_ok;
 	if (si[NL80211_STA_INFO_TX_BITRATE]) {
+		struct tc_airfair_rate r;
+
 		s->have_rate = !decode_rate(si[NL80211_STA_INFO_TX_BITRATE],
-					    short_preamble, &s->rate, &s->bitrate,
+					    short_preamble, &r, &s->bitrate,
 					    s->why, sizeof(s->why));
+		if (s->have_rate)
+			sta_rate_sample(s, &r);
 	} else {
 		s->have_rate = false;
 		snprintf(s->why, sizeof(s->why), "no TX bitrate yet");
 	}
+	if (!s->have_rate)
+		s->nr_hist = s->hist_next = 0;
 	s->exp_tput = si[NL80211_STA_INFO_EXPECTED_THROUGHPUT] ?
 		      nla_get_u32(si[NL80211_STA_INFO_EXPECTED_THROUGHPUT]) : 0;
 	if (si[NL80211_STA_INFO_TX_PACKETS] && si[NL80211_STA_INFO_TX_RETRIES] &&
