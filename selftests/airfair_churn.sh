@@ -29,10 +29,7 @@ server_setup 0 || { ktap_test_fail "server setup"; ktap_finished; }
 tc qdisc replace dev "$AP_IF" root airfair 11g memlimit $memlimit station-timeout 1s ||
 	{ ktap_test_fail "airfair on the AP"; ktap_finished; }
 
-qstat() {
-	tc -j -s qdisc show dev "$AP_IF" | jq -r '.[0] as $q |
-		"\($q.qlen // 0) \($q.backlog // 0) \($q.memory_used // 0) \($q.stations // 0)"'
-}
+qstat() { qdisc_counters "$AP_IF"; }
 
 # The churning stations leave and rejoin through their own wpa_supplicant.
 wpa() { ip netns exec "sta$1" wpa_cli -p "$WIFI_DIR/wpa-sta$1" -i "${STA_IF[$1]}" "$2" >/dev/null; }

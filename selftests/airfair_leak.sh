@@ -28,7 +28,7 @@ for act in $actions; do
 	pid=$!
 	for _ in $(seq 50); do grep -q '^sent' "$TMPD/outq" && break; sleep 0.1; done
 	sleep 0.5
-	held=$(tc -j -s qdisc show dev $DEV | jq -r '.[0].qlen // 0')
+	held=$(qdisc_counters $DEV qlen)
 	before=$(tail -n 1 "$TMPD/outq")
 	allow=0
 	case $act in

@@ -30,7 +30,7 @@ fresh() {
 # fq_codel and cake do), so a reader can catch limit + 1 for that instant; the queue
 # never stays above the limit. The check below allows that one packet, no more.
 queued_pkts() {
-	tc -j -s qdisc show dev $DEV | jq -r '.[0].qlen // 0'
+	qdisc_counters $DEV qlen
 }
 # Peak of the packets queued while a UDP flood runs at a slow metered rate.
 flood_peak() {

@@ -26,7 +26,7 @@ ktap_set_plan 2
 veth_setup 1 || ktap_skip_all "cannot build the veth/macvlan topology"
 
 DST=$(sta_addr 1)
-queued() { tc -j -s qdisc show dev $DEV | jq -r '.[0].qlen // 0'; }
+queued() { qdisc_counters $DEV qlen; }
 drain() {
 	local t
 	for t in $(seq 100); do [ "$(queued)" = 0 ] && return 0; sleep 0.1; done

@@ -41,7 +41,7 @@ sleep 2.5
 read -r a0 b0 < <(airtimes)
 t_end=$((SECONDS + 4))
 while [ $SECONDS -lt $t_end ]; do
-	q=$(tc -j -s qdisc show dev "$AP_IF" | jq '.[0].qlen // 0')
+	q=$(qdisc_counters "$AP_IF" qlen)
 	m=$([ -n "$aqm" ] && sed -n 's/^R fq_backlog //p' "$aqm")
 	[ "$q" -gt "$peak_q" ] && peak_q=$q
 	[ "${m:-0}" -gt "$peak_m" ] && peak_m=${m:-0}

@@ -660,6 +660,21 @@ iperf_run() {
 	for i in $stas; do iperf_goodput "$WIFI_DIR/iperf-sta$i.json"; done
 }
 
+# qdisc_counters DEV [KEY...]: numeric top-level fields of DEV's root qdisc in tc's
+# JSON (default: qlen backlog memory_used stations), 0 if absent, on one line. For
+# samplers that run while traffic is measured: a jq start costs 0.4 s of a TCG
+# guest's CPU, taken from the flows under test; awk costs a hundredth of that.
+qdisc_counters() {
+	local dev=$1
+	shift
+	tc -j -s qdisc show dev "$dev" root | awk -v keys="${*:-qlen backlog memory_used stations}" '
+		BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) v[i] = 0 }
+		{ for (i = 1; i <= n; i++)
+			if (match($0, "\"" k[i] "\":[0-9]+"))
+				v[i] = substr($0, RSTART + length(k[i]) + 3, RLENGTH - length(k[i]) - 3) }
+		END { for (i = 1; i <= n; i++) printf "%s%s", v[i] + 0, (i < n ? " " : "\n") }'
+}
+
 # Goodput of one iperf3 -J result, Mbit/s (receiver's view).
 iperf_goodput() {
 	jq -r '

@@ -371,7 +371,7 @@ fair_run() {
 	end=$(awk -v t="$t0" -v s="$secs" -v o="$FAIR_OMIT" 'BEGIN{printf "%.3f", t + o + s}')
 	# Backlog samples while the measurement runs (about one a second: forks are dear under TCG).
 	while awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{exit !(n < e - 1.2)}'; do
-		qv=$(tc -j -s qdisc show dev "$AP_IF" | jq '.[0].qlen // 0')
+		qv=$(qdisc_counters "$AP_IF" qlen)
 		mv=$(sed -n 's/.*{"radio": 0, .*"queued_peak": \([0-9]*\)}.*/\1/p' "$AIRFAIR_MEDIUM_STATS")
 		[ "${qv:-0}" -gt "$FAIR_QPEAK" ] && FAIR_QPEAK=$qv
 		[ "${mv:-0}" -gt "$FAIR_MPEAK" ] && FAIR_MPEAK=$mv
