@@ -213,8 +213,9 @@ else
 	sleep 5
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/before-af.json"
 	: > "$WIFI_DIR/af-class.json"
-	for _ in $(seq 12); do
+	for k in $(seq 12); do
 		tc -j -s class show dev "$AP_IF" | grep '^{' >> "$WIFI_DIR/af-class.json"
+		cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/af-m$k.json"
 		sleep 0.5
 	done
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/after-af.json"
@@ -249,6 +250,20 @@ else
 	if [ $ok = 1 ]; then
 		ktap_test_pass "airfair charges the hook's A-MPDU length ($msg)"
 	else
+		# the medium's MPDUs per PPDU attempt between samples, beside the hook's samples
+		prev=("${m0[@]}")
+		per=("" "" "")
+		for k in $(seq 12); do
+			mapfile -t cur < <(mpdus "$WIFI_DIR/af-m$k.json")
+			for i in 1 2 3; do
+				read -r a0 n0 <<< "${prev[i - 1]}"
+				read -r a1 n1 <<< "${cur[i - 1]}"
+				per[i - 1]+=" $(awk -v a=$((a1 - a0)) -v n=$((n1 - n0)) \
+					'BEGIN{if (a > 0) printf "%.1f", n / a; else print "-"}')"
+			done
+			prev=("${cur[@]}")
+		done
+		for i in 1 2 3; do log "sta$i: medium's MPDUs per PPDU between samples${per[i - 1]}"; done
 		ktap_test_fail "airfair charges the hook's A-MPDU length ($msg)"
 	fi
 fi
