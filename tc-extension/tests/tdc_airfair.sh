@@ -149,20 +149,18 @@ done < <(grep -v '^[[:space:]]*\(#\|$\)' "$here/tdc_cases.txt")
 verdict() {	# verdict SHOW-INDEX PRED
 	echo "(try ([.[$1][0] | $2] | last | . != null and . != false) catch false)"
 }
-prog="" npred=0 verdicts=()
+progs=() verdicts=()
 for i in "${!e_what[@]}"; do
-	[ "${e_show[i]}" -ge 0 ] || continue
-	prog+="$(verdict "${e_show[i]}" "${e_pred[i]}"),"
-	npred=$((npred + 1))
+	[ "${e_show[i]}" -lt 0 ] || progs+=("$(verdict "${e_show[i]}" "${e_pred[i]}")")
 done
-if [ -n "$prog" ]; then
-	mapfile -t verdicts < <(jq -s "${prog%,}" "$shows" 2>&1)
+if [ ${#progs[@]} -gt 0 ]; then
+	mapfile -t verdicts < <(IFS=,; jq -s "${progs[*]}" "$shows" 2>&1)
 	# A predicate that does not compile sinks the whole program: judge one by one.
-	if [ ${#verdicts[@]} -ne $npred ] || printf '%s\n' "${verdicts[@]}" | grep -qvx 'true\|false'; then
+	if [ ${#verdicts[@]} -ne ${#progs[@]} ] ||
+	   printf '%s\n' "${verdicts[@]}" | grep -qvx 'true\|false'; then
 		verdicts=()
-		for i in "${!e_what[@]}"; do
-			[ "${e_show[i]}" -ge 0 ] || continue
-			verdicts+=("$(jq -s "$(verdict "${e_show[i]}" "${e_pred[i]}")" "$shows" 2>&1 | head -n 1)")
+		for p in "${progs[@]}"; do
+			verdicts+=("$(jq -s "$p" "$shows" 2>&1 | head -n 1)")
 		done
 	fi
 fi
@@ -209,27 +207,26 @@ keys() {	# keys SECTION-REGEX: backquoted first-column keys of that section's ta
 		"$here/../json-keys.md"
 }
 reset_q
-js=$($TC -j -s qdisc show dev "$DEV" root)
-# keys_check PREFIX JQ-TEST KEY...: one jq run, a TAP line per key (JQ-TEST sees $k)
+# keys_check JSON PREFIX JQ-TEST KEY...: one jq run, a TAP line per key (JQ-TEST sees $k)
 keys_check() {
-	local prefix=$1 test=$2 line
-	shift 2
+	local json=$1 prefix=$2 test=$3 line
+	shift 3
 	[ $# -gt 0 ] || return 0
 	while IFS= read -r line; do
 		case $line in
 		ok\ *) ok "${line#ok }" ;;
-		*) not_ok "${line#fail }" "$js_now" ;;
+		*) not_ok "${line#fail }" "$json" ;;
 		esac
 	done < <(jq -r --arg p "$prefix" --args \
 		'$ARGS.positional[] as $k | if (try ('"$test"') catch false)
-		 then "ok \($p)\($k)" else "fail \($p)\($k)" end' "$@" <<<"$js_now" 2>&1)
+		 then "ok \($p)\($k)" else "fail \($p)\($k)" end' "$@" <<<"$json" 2>&1)
 }
-js_now=$(jq -c '.[0]' <<<"$js")
+js=$($TC -j -s qdisc show dev "$DEV" root | jq -c '.[0]')
 opt_keys=()
 for k in $(keys 'object .options.'); do [ "$k" = stations ] || opt_keys+=("$k"); done
-keys_check "json options." '.options | has($k)' "${opt_keys[@]}"
+keys_check "$js" "json options." '.options | has($k)' "${opt_keys[@]}"
 # shellcheck disable=SC2046
-keys_check "json stats " 'has($k) and (.[$k] | type == "number")' $(keys 'global statistics')
+keys_check "$js" "json stats " 'has($k) and (.[$k] | type == "number")' $(keys 'global statistics')
 # a station with traffic: static settings plus packets to its MAC
 $TC qdisc change dev "$DEV" root airfair station 02:00:00:00:00:42 weight 2 rate ht-mcs 7 loss 1% 2>/dev/null
 ip addr add 10.253.0.1/24 dev "$DEV" 2>/dev/null
@@ -239,16 +236,16 @@ cj=$($TC -j -s class show dev "$DEV" | grep '^{' | jq -s -c '[.[] | .station? | 
 if [ "$cj" = null ] || [ -z "$cj" ]; then
 	not_ok "json station 02:00:00:00:00:42 found" "$($TC -j -s class show dev "$DEV")"
 else
-	js_now=$cj present=() absent=()
+	present=() absent=()
 	# conditional keys: this station's rate is static, so they must be absent
 	for k in $(keys 'per-station statistics'); do
 		if grep -q "^| \`$k\`.*absent unless" "$here/../json-keys.md"
 		then absent+=("$k"); else present+=("$k"); fi
 	done
-	keys_check "json station." 'has($k)' "${present[@]}"
-	keys_check "json station (static, absent) ." 'has($k) | not' "${absent[@]}"
+	keys_check "$cj" "json station." 'has($k)' "${present[@]}"
+	keys_check "$cj" "json station (static, absent) ." 'has($k) | not' "${absent[@]}"
 	# shellcheck disable=SC2046
-	keys_check "json station.rate." '.rate | has($k)' $(keys 'rate object')
+	keys_check "$cj" "json station.rate." '.rate | has($k)' $(keys 'rate object')
 	if jq -e '.weight == 2 and .rate.mode == "ht" and .rate.mcs == 7 and .source == "static"' >/dev/null <<<"$cj"
 	then ok "json station values"; else not_ok "json station values" "$cj"; fi
 fi
