@@ -112,7 +112,7 @@ for f in testbed/scenarios/*.toml; do
 	[[ " $smoke_order " == *" $n "* ]] || smoke_order+=" $n"
 done
 check_t0=${AIRFAIR_CHECK_T0:-$(($(date +%s) - SECONDS))}
-smoke_budget=$(( ${AIRFAIR_CHECK_BUDGET_S:-4680} - ($(date +%s) - check_t0) - 420 ))
+smoke_budget=$(( ${AIRFAIR_CHECK_BUDGET_S:-4440} - ($(date +%s) - check_t0) - 420 ))
 [ $smoke_budget -gt 0 ] || smoke_budget=0
 if [ ${#kvers[@]} -gt 0 ]; then
 	suite scenarios bash -c "set -o pipefail; rm -rf build/results/smoke
