@@ -9,6 +9,7 @@
 #include <linux/jhash.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include "airfair.h"
 
@@ -135,19 +136,26 @@ int airfair_config_costable(const struct airfair_sched *q,
 
 /*
  * The loss to charge what a station sends at. The hook's uplink loss is the
- * share of its frames received with the Retry bit, which estimates the
- * per-attempt loss where each frame goes alone: on the testbed's 802.11a
- * links 23 % where 21 % of the uplink attempts failed, while the AP's own
- * loss towards the station (its TCP ACKs and their probes) read 33 % and
- * charged an upload 1.2-1.4 times its air, starving the station's downlink.
+ * share r of its frames received with the Retry bit: each such frame failed
+ * at least once. Read as a per-attempt loss (1 / (1 - r) attempts a frame)
+ * it counts every failure as a full attempt at the station's rate, but a
+ * station at the limit of its link sends its rate control's probes first at
+ * faster rates, which fail and are short: on the testbed's 802.11a mixed
+ * scenario r read 0.35-0.55 on capped links and the uploads were charged
+ * 1.3-2.7 times their air. Charging a retried frame one more attempt
+ * (1 + r, the loss r / (1 + r)) came to 0.84-1.32 over ten such runs, and
+ * the two agree within 1 % where r is small (docs/mac80211-hook.md).
  * In an A-MPDU a failed PPDU retries all its MPDUs, each with the bit: on
  * HT links it read 54-75 % where 33 % of the attempts failed, so there the
- * downlink's loss stays the better estimate (docs/mac80211-hook.md).
+ * downlink's loss stays the better estimate.
  */
 static u32 airfair_sta_up_loss(const struct airfair_sta *sta)
 {
-	return sta->up_rate.mode == AIRFAIR_MODE_LEGACY ? sta->up_loss_q16 :
-							  sta->loss_q16;
+	u64 r = sta->up_loss_q16;
+
+	if (sta->up_rate.mode != AIRFAIR_MODE_LEGACY)
+		return sta->loss_q16;
+	return div_u64(r * AIRFAIR_LOSS_ONE, AIRFAIR_LOSS_ONE + r);
 }
 
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)

@@ -71,18 +71,23 @@ def show(recs, out=sys.stdout):
               f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}", file=out)
 
 
-def main(argv=None):
+def prefix_main(module, breakdown_fn, show_fn, argv=None):
+    """The command line of a per-run breakdown: one PREFIX, its table or an error."""
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        print("usage: python3 -m airfair_analysis.charges PREFIX  (e.g. DIR/airfair)",
+        print(f"usage: python3 -m airfair_analysis.{module} PREFIX  (e.g. DIR/airfair)",
               file=sys.stderr)
         return 2
     try:
-        show(breakdown(argv[0]))
+        show_fn(breakdown_fn(argv[0]))
     except (OSError, ValueError, KeyError) as e:
-        print(f"airfair_analysis.charges: {argv[0]}: {e}", file=sys.stderr)
+        print(f"airfair_analysis.{module}: {argv[0]}: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv=None):
+    return prefix_main("charges", breakdown, show, argv)
 
 
 if __name__ == "__main__":
