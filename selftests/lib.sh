@@ -564,11 +564,25 @@ IPERF_PORT_BASE=5200
 
 # iperf_servers [--persistent] PORT...: one iperf3 server per port in the server netns,
 # each for one test (-1), or for any number of them one after the other (--persistent;
-# stop it with kill "$(cat $WIFI_DIR/iperf-server-PORT.pid)").
+# stop it with kill "$(cat $WIFI_DIR/iperf-server-PORT.pid)"). A server still there from
+# an earlier test on the port is killed first: iperf3 serves one test at a time, and one
+# whose client hung at the end of its test (its results exchange starved under a flood)
+# would take the next client's connection into its listen backlog and never serve it.
 iperf_servers() {
-	local once=-1
+	local once=-1 p pid t
 	[ "${1:-}" = --persistent ] && { once=""; shift; }
 	local ports="$*"
+	for p in $ports; do
+		pid=$(cat "$WIFI_DIR/iperf-server-$p.pid" 2>/dev/null) || continue
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = iperf3 ] || continue
+		log "iperf: port $p: the server of an earlier test is still there; killing it"
+		kill "$pid" 2>/dev/null
+		for t in $(seq 40); do
+			[ -d "/proc/$pid" ] || break
+			[ "$t" = 20 ] && kill -9 "$pid" 2>/dev/null
+			sleep 0.05
+		done
+	done
 	nsrun "$SERVER_NS" "
 		for p in $ports; do iperf3 -s $once -D -p \$p --logfile $WIFI_DIR/iperf-server-\$p.log \
 			--pidfile $WIFI_DIR/iperf-server-\$p.pid || exit 1; done

@@ -392,7 +392,9 @@ fair_run() {
 		printf '%s %s\n' "$FAIR_QPEAK" "$FAIR_MPEAK" > "$WIFI_DIR/peaks.txt"
 		printf '%s\n' "$FAIR_TC_STATS" > "$WIFI_DIR/tc.txt"
 		for ((i = 1; i <= FAIR_NSTA; i++)); do echo "$i ${STA_MAC[i]}"; done > "$WIFI_DIR/stations.txt"
+		# the clients' stderr and the servers' logs: why a flow got nothing
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
+			 "$WIFI_DIR"/iperf-sta*-*.err "$WIFI_DIR"/iperf-server-*.log \
 			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
