@@ -321,6 +321,8 @@ struct airfair_sched {
 	bool util_auto;
 	u8 auto_slot, auto_phase;
 	u8 auto_stations;		/* stations charged this interval, up to 2 */
+	bool auto_emptied;		/* the queue ran empty this interval */
+	bool auto_upload;		/* it sent an upload's ACKs */
 	u32 auto_interval;		/* intervals counted */
 	u64 auto_epoch_ns;		/* start of the current interval */
 	u64 auto_epoch_air;		/* airtime_ns then */

@@ -604,17 +604,27 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
  * a probe above (the air may carry more now), a drain below (what the probe
  * queued goes out), then a little under it, so that the meter and not the
  * stations' contention decides who gets the air. Idle intervals tell nothing.
+ * Where the queue ran empty the grant did not bind, as where one station
+ * alone was served: the demand, not the air, set the rate (BBR's
+ * application-limited samples), so the grant stays above it and a light
+ * load is not held under its own rate. Not where it carried an upload's
+ * ACKs: the upload's demand is at the station, and holding its ACKs is
+ * the only way to hold it, so a queue of ACKs that runs empty says
+ * nothing of it.
  */
 static const u16 airfair_auto_gain_q8[] = { 320, 192, 224, 224 };
 
 static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 {
 	u64 elapsed = now - q->auto_epoch_ns, used, best = 0;
-	bool contended = q->auto_stations > 1;
+	bool demand_limited = q->auto_emptied && !q->auto_upload;
+	bool contended = q->auto_stations > 1 && !demand_limited;
 	int i;
 
 	if (elapsed < AIRFAIR_UTIL_AUTO_INTERVAL_NS)
 		return;
+	q->auto_emptied = false;
+	q->auto_upload = false;
 	used = q->airtime_ns - q->auto_epoch_air;
 	q->auto_epoch_ns = now;
 	q->auto_epoch_air = q->airtime_ns;
@@ -752,9 +762,12 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	 * child's peek fails). The meter and pending-limit hold packets back
 	 * only where airfair is its TX queue's root (the device's, or mq's).
 	 */
-	if (!sch->q.qlen ||
-	    (qdisc_root_bh(sch) == sch && (!airfair_meter_allows(sch) ||
-					   !airfair_pending_allows(sch))))
+	if (!sch->q.qlen) {
+		q->auto_emptied = true;
+		goto out;
+	}
+	if (qdisc_root_bh(sch) == sch && (!airfair_meter_allows(sch) ||
+					  !airfair_pending_allows(sch)))
 		goto out;
 	for (;;) {
 		sta = q->cur;
@@ -776,6 +789,9 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	}
 
 	cost = airfair_cb(skb)->cost_ns;
+	if (q->util_auto && airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK &&
+	    airfair_ack_upload_ns(&sta->costs, skb))
+		q->auto_upload = true;
 	airfair_charge(q, sta, cost);
 	sta->packets++;
 	sta->bytes += qdisc_pkt_len(skb);
