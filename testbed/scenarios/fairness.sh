@@ -242,7 +242,7 @@ fair_set_qdisc() {
 			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
 		fi
 		if [ "$q" = airfair-default ]; then
-			FAIR_QNOTE="defaults (pending-limit auto, utilisation 100 % of real time), $FAIR_AIRFAIR_OPTS, $src"
+			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $FAIR_AIRFAIR_OPTS, $src"
 		else
 			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src"
 		fi ;;
