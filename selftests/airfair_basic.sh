@@ -95,9 +95,11 @@ wait $pid
 udp=$(cat "$TMPD/udp")
 check "UDP download counted as a UDP flow of station 3 ($udp Mbit/s)" test "${udpf:-0}" -ge 1
 
-# 3. metering: a station pinned at 6 Mbit/s cannot get more than 6 Mbit/s of air
+# 3. metering: a station pinned at 6 Mbit/s cannot get more than 6 Mbit/s of air when the
+# meter grants all of real time (utilisation 100 %: the default, auto, follows the charged
+# air rate, and nothing below a veth holds that down)
 t0=$EPOCHREALTIME
-fresh 11a station "$(sta_mac 1)" rate 6mbit
+fresh 11a utilisation 100 station "$(sta_mac 1)" rate 6mbit
 slow=$(af_iperf 1 tcp-down 4)
 log "tcp download at static 6 Mbit/s: $slow Mbit/s"
 check "meter holds a 6 Mbit/s station to its air rate ($slow Mbit/s in (1, 6))" \

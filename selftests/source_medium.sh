@@ -195,8 +195,15 @@ for i in 1 2 3; do
 		[ "$best_reads" = 1 ] && [ -n "$next_up" ] && ok_rates+=" $next_up"
 		msg+=" (feeder: modal rate may be ${ok_rates// / or } kbit/s)"
 	fi
-	if [ -n "$q_r" ] && [ -n "$best" ] && [[ " $ok_rates " == *" $q_r "* ]] &&
-	   [ "${agree#* }" -ge 3 ] && [ "${iw_same% *}" -ge 1 ] && [ "$exact" = 1 ]; then
+	# most judged samples at an acceptable rate (their mode alone is a coin toss when three
+	# samples read three rates: 24 54 36 once, CI at 2982378), and iw shows one of them
+	in_ok=$(awk -v i="$i" -v ok="$ok_rates" 'BEGIN {n = split(ok, o, " "); for (k = 1; k <= n; k++) set[o[k]]}
+		$1 == i {n_s++; if ($3 in set) a++; if ($2 in set) w++; if ($9 in set) w++}
+		END {printf "%d %d %d", a, n_s, w}' "$WIFI_DIR/samples")
+	read -r ok_n all_n iw_ok <<< "$in_ok"
+	msg+="; at one of them in $ok_n/$all_n judged samples"
+	if [ -n "$best" ] && [ "$all_n" -ge 3 ] && [ $((2 * ok_n)) -gt "$all_n" ] &&
+	   [ "${agree#* }" -ge 3 ] && [ "$iw_ok" -ge 1 ] && [ "$exact" = 1 ]; then
 		ktap_test_pass "$msg"
 	else
 		ktap_test_fail_timing "$msg"
