@@ -17,13 +17,20 @@ def _links(path):
         return json.load(f)["medium"]["links"]
 
 
-def _sum(links, tx, rx):
-    out = {"air_us": 0.0, "frames": 0, "attempts": 0}
-    for link in links:
-        if link["tx"] == tx and link["rx"] == rx:
-            out["air_us"] += link.get("airtime_us", 0) + link.get("backoff_idle_us", 0)
-            out["frames"] += link.get("frames", 0)
-            out["attempts"] += link.get("attempts", 0)
+def window(m0, m1, tx, rx):
+    """The link tx -> rx over the window (m1 - m0), every AC: air + idle, frames,
+    attempts, bytes, and the bytes first tried at each rate."""
+    out = {"air_us": 0.0, "frames": 0, "attempts": 0, "bytes": 0, "first_rate_bytes": {}}
+    for links, sign in ((m1, 1), (m0, -1)):
+        for link in links:
+            if link["tx"] != tx or link["rx"] != rx:
+                continue
+            out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
+            for k in ("frames", "attempts", "bytes"):
+                out[k] += sign * link.get(k, 0)
+            frb = out["first_rate_bytes"]
+            for rate, n in link.get("first_rate_bytes", {}).items():
+                frb[rate] = frb.get(rate, 0) + sign * n
     return out
 
 
@@ -41,8 +48,7 @@ def breakdown(prefix):
     for i, mac in sorted(stations):
         rec = {"station": i, "mac": mac}
         for d, (tx, rx) in (("down", (0, i)), ("up", (i, 0))):
-            a, b = _sum(m1, tx, rx), _sum(m0, tx, rx)
-            rec[d] = {k: a[k] - b[k] for k in a}
+            rec[d] = window(m0, m1, tx, rx)
         air = rec["down"]["air_us"] + rec["up"]["air_us"]
         rec["charged_us"] = rec["upload_frames"] = rec["charge_ratio"] = None
         if c1 is not None and mac in c1:

@@ -174,6 +174,20 @@ def _classes(path):
     return out
 
 
+def medium_conf(prefix, key):
+    """The last word of the run's medium config line KEY (`dilation 6`, `phy 5g 11a`),
+    None if the line or the file is not there."""
+    try:
+        with open(prefix + "-medium.conf") as f:
+            for line in f:
+                w = line.split()
+                if len(w) >= 2 and w[0] == key:
+                    return w[-1]
+    except OSError:
+        pass
+    return None
+
+
 def load_run(prefix, k=None):
     """The run saved under PREFIX (e.g. DIR/airfair-down)."""
     stations = {}
@@ -186,13 +200,7 @@ def load_run(prefix, k=None):
     idx = {int(re.search(r"-iperf-sta(\d+)-\d+\.json$", p).group(1)) for p in flows}
     n = max(list(idx) + list(stations) + [0])
     if k is None:
-        k = 1.0
-        if os.path.exists(prefix + "-medium.conf"):
-            with open(prefix + "-medium.conf") as f:
-                for line in f:
-                    w = line.split()
-                    if len(w) == 2 and w[0] == "dilation":
-                        k = float(w[1])
+        k = float(medium_conf(prefix, "dilation") or 1.0)
     a0, y0, b0, t0 = _medium(prefix + "-m0.json", n)
     a1, y1, b1, t1 = _medium(prefix + "-m1.json", n)
     sim = t1 - t0

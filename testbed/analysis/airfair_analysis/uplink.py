@@ -13,8 +13,8 @@ sch_airfair charges (docs/mac80211-hook.md, Uplink). 802.11a/g links only: an A-
 MPDUs all carry the bit when its PPDU is retried, so r means something else there."""
 import sys
 
-from .charges import _links, prefix_main
-from .run import _classes
+from .charges import _links, prefix_main, window
+from .run import _classes, medium_conf
 from .scenario import airtime_ref
 
 # What a frame in the medium carries beyond its L3 packet: a QoS data header and
@@ -22,50 +22,13 @@ from .scenario import airtime_ref
 MPDU_L3_OVERHEAD = 26 + 8
 
 
-class _Legacy:
-    """A legacy (802.11a/g OFDM) rate as airtime_ref takes one."""
-
-    def __init__(self, kbps):
-        self.mode, self.flags, self.bw, self.gi, self.mcs, self.nss = (
-            airtime_ref.MODE_LEGACY, 0, 0, 0, 0, 0)
-        self.legacy = kbps // 100
-
-
-def _phy(prefix):
-    """The PHY of the run's medium (its `phy BAND NAME` line); 11a if none."""
-    try:
-        with open(prefix + "-medium.conf") as f:
-            for line in f:
-                w = line.split()
-                if len(w) >= 3 and w[0] == "phy":
-                    return w[2]
-    except OSError:
-        pass
-    return "11a"
-
-
-def _window(m0, m1, tx):
-    """The station's uplink (to the AP, radio 0) over the window, every AC."""
-    out = {"frames": 0, "bytes": 0, "air_us": 0.0, "first_rate_bytes": {}}
-    for links, sign in ((m1, 1), (m0, -1)):
-        for link in links:
-            if link["tx"] != tx or link["rx"] != 0:
-                continue
-            out["frames"] += sign * link.get("frames", 0)
-            out["bytes"] += sign * link.get("bytes", 0)
-            out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
-            frb = out["first_rate_bytes"]
-            for rate, n in link.get("first_rate_bytes", {}).items():
-                frb[rate] = frb.get(rate, 0) + sign * n
-    return out
-
-
 def charge_ratio(t, kbps, loss, frames, nbytes, air_us):
     """The model's charge for @frames uplink frames of @nbytes (medium lengths) at
     @kbps with per-attempt loss @loss, over the air they took; None if unpriceable."""
     if not frames or air_us <= 0 or not kbps:
         return None
-    aff = airtime_ref.affine(t, _Legacy(kbps), loss)
+    aff = airtime_ref.affine(t, airtime_ref.Rate(airtime_ref.MODE_LEGACY, legacy=kbps // 100),
+                             loss)
     if aff is None:
         return None
     a, b = aff
@@ -77,11 +40,11 @@ def breakdown(prefix):
         stations = [(int(i), mac) for i, mac in (line.split() for line in f if line.strip())]
     m0, m1 = _links(prefix + "-m0.json"), _links(prefix + "-m1.json")
     c1 = _classes(prefix + "-c1.json")
-    phy = _phy(prefix)
+    phy = medium_conf(prefix, "phy") or "11a"
     t = airtime_ref.timing_preset(airtime_ref.PHY_BY_NAME[phy])
     out = []
     for i, mac in sorted(stations):
-        w = _window(m0, m1, i)
+        w = window(m0, m1, i, 0)
         up = c1.get(mac, {}).get("up", {})
         r = up.get("loss", 0) / 65536
         frb = {k: v for k, v in w["first_rate_bytes"].items() if k != "other" and v > 0}

@@ -58,7 +58,8 @@ class Uplink(unittest.TestCase):
         # no retries: the two readings are the same charge
         self.assertAlmostEqual(s1["per_attempt"], s1["one_retry"])
         t = airtime_ref.timing_preset(airtime_ref.PHY_BY_NAME["11a"])
-        want = airtime_ref.frame_ns(t, uplink._Legacy(12000), 1500, 1 / 3)["total"]
+        want = airtime_ref.frame_ns(t, airtime_ref.Rate(airtime_ref.MODE_LEGACY, legacy=120),
+                                    1500, 1 / 3)["total"]
         self.assertAlmostEqual(s2["one_retry"], 50 * want / 1e3 / 110000, places=3)
         self.assertGreater(s2["per_attempt"], s2["one_retry"] * 1.2)
 
