@@ -789,7 +789,8 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	}
 
 	cost = airfair_cb(skb)->cost_ns;
-	if (q->util_auto && airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK &&
+	if (q->util_auto && !q->auto_upload &&
+	    airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK &&
 	    airfair_ack_upload_ns(&sta->costs, skb))
 		q->auto_upload = true;
 	airfair_charge(q, sta, cost);
