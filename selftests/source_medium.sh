@@ -11,21 +11,22 @@
 #     on its link (configured 0.3) in the same rounds;
 #   - expected throughput known for every station, sta1's above sta2's;
 #   - hook only: pending airtime > 0 under load and back to 0 once idle.
-# KTAP; exit 0 pass, 1 fail, 4 skip.   AIRFAIR_SOURCE_SECS (default 16), AIRFAIR_MEDIUM_K (6)
+# KTAP; exit 0 pass, 1 fail, 4 skip.   AIRFAIR_SOURCE_SECS (default 20), AIRFAIR_MEDIUM_K (6)
 . "$(dirname "$0")/lib.sh"
 
 MEDIUM=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
 FEEDER=${AIRFAIR_FEEDER_BIN:-$AIRFAIR_REPO/build/tools/airfair-feeder}
-SECS=${AIRFAIR_SOURCE_SECS:-16}
+SECS=${AIRFAIR_SOURCE_SECS:-20}
 K=${AIRFAIR_MEDIUM_K:-6}
 LOSS=0.3
-# The meter grants 90 % of the medium's real-time capacity (1/k), so that the backlog
-# lives in airfair: hwsim drops what overflows its queue to the medium as failed TX, which
-# would read as loss, and nl80211 counts a frame in tx_packets when it is handed to the
-# driver but its retries only at TX status, so while the queue below grows the feeder's
-# loss reads low (at the full 1/k, 6.1: 0.18 and 0.24 against the medium's 0.27 and 0.31,
-# the medium's queue full).
-UTIL=$(awk -v k="$K" 'BEGIN{printf "%.1f", 90 / k}')
+# The meter grants half the medium's real-time capacity (50/k). Every frame the AP sends
+# crosses the medium daemon, which under TCG handles some 300 a second (docs/medium.md);
+# at 90/k the AP offered 450-600 (54 Mbit/s at k = 6), frames waited in netlink, and hwsim
+# freed the oldest of them (1717 in one 5 s window) or had them refused by the daemon's
+# socket. mac80211 had counted those as sent; never retried, they read as clean attempts
+# to the feeder (sta3's loss 0.14-0.24 against the medium's 0.27-0.33 in five of eleven
+# 6.1 runs, CI included). Half the channel still keeps the backlog in airfair.
+UTIL=${AIRFAIR_SOURCE_UTIL:-$(awk -v k="$K" 'BEGIN{printf "%.1f", 50 / k}')}
 FEEDER_PID=""
 
 ktap_header
@@ -111,11 +112,15 @@ ipid=$!
 sleep 4	# rate control and the loss EWMAs start to settle
 : > "$WIFI_DIR/samples.all"
 t_end=$(awk -v t="$EPOCHREALTIME" -v s="$SECS" 'BEGIN{printf "%d", t + s - 5.5}')
-rounds=0 t_s=$EPOCHREALTIME
+rounds=0 t_s=$EPOCHREALTIME h=1
+t_judge=$(( ${t_s/./} + 4000000 ))	# us
 while [ "${EPOCHREALTIME%.*}" -lt "$t_end" ]; do
 	rounds=$((rounds + 1))
+	[ "${EPOCHREALTIME/./}" -lt "$t_judge" ] && h=$rounds
 	sample | sed "s/\$/ $rounds/" >> "$WIFI_DIR/samples.all"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/medium.$rounds.json" 2>/dev/null
+	ethtool -S "$AP_IF" 2>/dev/null | awk '$1 == "d_tx_dropped:" {d = $2} $1 == "d_tx_failed:" {f = $2}
+		END {print d + 0, f + 0}' > "$WIFI_DIR/hwsim.$rounds"
 	sleep 0.2
 done
 ktap_diag "$rounds sampling rounds in $(awk -v a="$t_s" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}') s "
@@ -129,12 +134,14 @@ tail -n 3 "$WIFI_DIR/samples.all" | sed 's/^/#   /'
 for i in 1 2 3; do
 	ktap_diag "sta$i qdisc rate/loss per sample: $(awk -v i="$i" '$1 == i {printf "%d/%s ", $3 / 1000, $4}' "$WIFI_DIR/samples.all")"
 done
-# The checks below judge the converged state: the second half of the rounds. The first
-# samples can still carry the start-up: in one CI run on a loaded host every link's loss
-# began near 0.6 (hwsim fails what overflows its queue to the medium as not acked) and
-# took about 3 s to settle.
-awk -v h=$((rounds / 2)) '$10 > h' "$WIFI_DIR/samples.all" > "$WIFI_DIR/samples"
-ktap_diag "judged: rounds $((rounds / 2 + 1))-$rounds"
+# The checks below judge the converged state: the rounds begun 8 s or more into the load
+# (the medium's and hwsim's figures from the end of round h, the last one before). The
+# first samples can still carry the start-up: in one CI run on a loaded host every link's
+# loss began near 0.6 and took about 3 s to settle. By time, not by count: a slow guest
+# managed 4 rounds in 17 s, and half of them left two samples to judge.
+[ "$h" -lt "$rounds" ] || h=$((rounds > 1 ? rounds - 1 : 1))
+awk -v h="$h" '$10 > h' "$WIFI_DIR/samples.all" > "$WIFI_DIR/samples"
+ktap_diag "judged: rounds $((h + 1))-$rounds"
 
 srcs=$(awk '{print $5}' "$WIFI_DIR/samples.all" | sort | uniq -c | tr -s ' \n' ' ')
 if [ -s "$WIFI_DIR/samples.all" ] && awk -v m="$mode" '$5 != m {bad = 1} END {exit bad}' "$WIFI_DIR/samples.all"; then
@@ -228,16 +235,30 @@ link3() {	# attempts and delivered MPDUs on ap->sta3, queue drops, from a live-s
 		"\(map(.attempts) | add // 0) \(map(.frames) | add // 0)"' "$1" 2>/dev/null
 	jq -r '.daemon.queue_drops // 0' "$1" 2>/dev/null
 }
-{ read -r a0 f0; read -r q0; } < <(link3 "$WIFI_DIR/medium.$((rounds / 2)).json")
+{ read -r a0 f0; read -r q0; } < <(link3 "$WIFI_DIR/medium.$h.json")
 { read -r a1 f1; read -r q1; } < <(link3 "$WIFI_DIR/medium.$rounds.json")
 ktap_diag "medium queue drops (all radios) in the judged rounds: $((${q1:-0} - ${q0:-0}))"
+# hwsim frees the oldest of its frames awaiting a TX status once 200 wait (down to 100):
+# counted in tx_packets, never retried nor failed, they read as clean attempts to the
+# feeder, and the medium's statuses for them come back rejected.
+rej() { jq -r '.daemon.kernel_rejects // 0' "$1" 2>/dev/null; }
+read -r hd0 hf0 < "$WIFI_DIR/hwsim.$h"
+read -r hd1 hf1 < "$WIFI_DIR/hwsim.$rounds"
+ktap_diag "hwsim (AP) in the judged rounds: frames freed from its full pending queue $((hd1 - hd0)), frames the medium's socket refused $((hf1 - hf0))"
+ktap_diag "medium, statuses hwsim rejected in the judged rounds: $(( $(rej "$WIFI_DIR/medium.$rounds.json") - $(rej "$WIFI_DIR/medium.$h.json") )); the AP's queue (frames now/peak) per round: $(for r in $(seq "$rounds"); do
+	jq -r '[.medium.radios[] | select(.radio == 0) | "\(.queued)/\(.queued_peak)"] | .[0] // "-"' \
+		"$WIFI_DIR/medium.$r.json" 2>/dev/null; done | tr '\n' ' ')"
 m3=$(awk -v a="$((${a1:-0} - ${a0:-0}))" -v f="$((${f1:-0} - ${f0:-0}))" \
 	'BEGIN {if (a >= 100) printf "%.4f", (a - f) / a}')
 ktap_diag "medium, ap->sta3 in the judged rounds: $((${a1:-0} - ${a0:-0})) attempts, $((${f1:-0} - ${f0:-0})) delivered: loss ${m3:-unknown} (configured $LOSS)"
 [ -n "$m3" ] || wifi_station_events 3
 l3=$(awk '$1 == 3 && $4 != "-" {s += $4; n++} END {if (n) printf "%.4f", s / n}' "$WIFI_DIR/samples")
+lost=$(( (hd1 - hd0) + (hf1 - hf0) ))
 if [ -n "$m3" ] && awk -v l="${l3:-9}" -v m="$m3" 'BEGIN {exit !(l >= m - 0.05 && l <= m + 0.05)}'; then
 	ktap_test_pass "sta3 (configured loss $LOSS): mean loss in the qdisc $l3 within +-0.05 of the medium's $m3"
+elif [ "$lost" -gt 0 ]; then
+	# what the medium never saw, the feeder cannot be judged against it
+	ktap_test_fail_timing "sta3 (configured loss $LOSS): mean loss in the qdisc ${l3:-none} within +-0.05 of the medium's ${m3:-unknown} (hwsim lost $lost frames before the medium: the guest did not keep up)"
 else
 	ktap_test_fail_timing "sta3 (configured loss $LOSS): mean loss in the qdisc ${l3:-none} within +-0.05 of the medium's ${m3:-unknown}"
 fi
