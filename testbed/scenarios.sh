@@ -6,7 +6,7 @@
 #
 #   testbed/scenarios.sh [--kver K]... [--seeds "S..."] [--stock] [--seconds N] [--smoke]
 #                        [--runs "R..."] [--qdiscs "Q..."] [--out DIR] [--progress]
-#                        [--budget S] [NAME...]
+#                        [--budget S] [--trace] [NAME...]
 #
 # Default: every scenario, every supported kernel (scripts/kernels.sh), the scenario's
 # seeds, the patched mac80211 (the hook) where it builds. --stock boots the stock
@@ -17,12 +17,14 @@
 # build/results/scenarios; --progress shows the guest's progress lines as they come.
 # --budget S: after the first guest, boot none that would end more than S seconds after
 # the start, by the longest guest so far; a guest not booted leaves skipped.txt (make
-# check on a slow machine: the smoke judge reports it as SKIP). NAMEs run in the order
+# check on a slow machine: the smoke judge reports it as SKIP). --trace: airfair's class
+# stats about once a second while measured, saved as Q-DIR-class-trace.txt (a time and a
+# station's JSON per line; it costs the guest a fork a second). NAMEs run in the order
 # given.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kvers=() seeds="" stock=0 seconds="" smoke=0 outroot="" progress=0 filter=() names=() budget=""
+kvers=() seeds="" stock=0 seconds="" smoke=0 outroot="" progress=0 filter=() names=() budget="" trace=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) kvers+=("$2"); shift 2 ;;
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--qdiscs) filter+=(--qdiscs "$2"); shift 2 ;;
 	--progress) progress=1; shift ;;
 	--budget) budget=$2; shift 2 ;;
+	--trace) trace=1; shift ;;
 	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 	-*) echo "scenarios: unknown option '$1'" >&2; exit 2 ;;
 	*) names+=("$1"); shift ;;
@@ -91,6 +94,7 @@ for n in "${names[@]}"; do
 			g0=$SECONDS
 			plan plan "$toml" --seed "$s" ${seconds:+--seconds "$seconds"} "${filter[@]}" \
 				$([ $smoke = 0 ] || echo --smoke) > "$dir/plan.in"
+			[ $trace = 0 ] || echo "FAIR_CLASS_TRACE=1" >> "$dir/plan.in"
 			tmo=$(sed -n 's/^SCEN_BUDGET_S=//p' "$dir/plan.in")
 			echo "== $n on $k, seed $s (timeout ${tmo}s): $dir"
 			if ! (cd "$repo" && vm/run.sh --kver "$k" --timeout "$tmo" "${mods[@]}" -- \

@@ -303,14 +303,29 @@ fair_flows() {
 #   FAIR_TC_STATS  `tc -s qdisc show` of the root qdisc at the end of the run
 #   FAIR_MRATE[i]  the rate the medium carried station i's data at (delivered bytes x 8 /
 #                  their PPDU time, Mbit/s; a little under the PHY rate: preamble, headers)
+#   FAIR_HWLOST    "AP stations": frames hwsim freed unseen by the medium (fair_hwsim_lost)
 #   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / below it: the AP radio's queue
 #                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
 #                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
+# Frames hwsim freed without handing them to the medium (its pending queue over 200, or
+# the medium's socket full: a guest too slow for the frame rate), summed over the AP and
+# the stations: "AP stations". mac80211 counted them as sent; no air, no TX status.
+fair_hwsim_lost() {
+	local i ap st=0
+	hw_lost() { awk '$1 == "d_tx_dropped:" || $1 == "d_tx_failed:" {n += $2} END {print n + 0}'; }
+	ap=$(ethtool -S "$AP_IF" 2>/dev/null | hw_lost)
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		st=$((st + $(ip netns exec "$(sta_ns "$i")" ethtool -S "${STA_IF[i]}" 2>/dev/null | hw_lost)))
+	done
+	echo "$ap $st"
+}
+
 fair_run() {
 	local q=$1 dir=$2 secs=$3 i k f r d args pids=() ports="" sports="" t0 dirs="" port delays=""
 	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_BKL=("") FAIR_GPA=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
-	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0
-	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt
+	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0 FAIR_HWLOST="0 0"
+	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
+		"$WIFI_DIR/class-trace.txt"
 	# station i's k-th flow: server port IPERF_PORT_BASE + 10 i + k, iperf-staI-K.json
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
@@ -356,6 +371,8 @@ fair_run() {
 	t0=$EPOCHREALTIME
 	sleep "$FAIR_OMIT"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
+	local hw0 hw1
+	hw0=$(fair_hwsim_lost)
 	# latency under load: each station pings the server twice a second while measured
 	local ppids=()
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
@@ -375,11 +392,19 @@ fair_run() {
 		mv=$(sed -n 's/.*{"radio": 0, .*"queued_peak": \([0-9]*\)}.*/\1/p' "$AIRFAIR_MEDIUM_STATS")
 		[ "${qv:-0}" -gt "$FAIR_QPEAK" ] && FAIR_QPEAK=$qv
 		[ "${mv:-0}" -gt "$FAIR_MPEAK" ] && FAIR_MPEAK=$mv
+		case ${FAIR_CLASS_TRACE:-0}:$q in 1:airfair*)
+			tc -j -s class show dev "$AP_IF" | grep '^{' | sed "s/^/$EPOCHREALTIME /" \
+				>> "$WIFI_DIR/class-trace.txt" ;;
+		esac
 		sleep 0.8
 	done
 	sleep "$(awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{d = e - n; if (d < 0) d = 0; printf "%.3f", d}')"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
 	c1t=$EPOCHREALTIME
+	hw1=$(fair_hwsim_lost)
+	FAIR_HWLOST=$(awk -v a="$hw0" -v b="$hw1" 'BEGIN {split(a, x, " "); split(b, y, " ")
+		printf "%d %d", y[1] - x[1], y[2] - x[2]}')
+	echo "$FAIR_HWLOST" > "$WIFI_DIR/hwsim-lost.txt"
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
 	wait "${pids[@]}" "${ppids[@]}" 2>/dev/null
 	for port in $sports; do kill "$(cat "$WIFI_DIR/iperf-server-$port.pid")" 2>/dev/null; done
@@ -395,7 +420,7 @@ fair_run() {
 		# the clients' stderr and the servers' logs: why a flow got nothing
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
 			 "$WIFI_DIR"/iperf-sta*-*.err "$WIFI_DIR"/iperf-server-*.log \
-			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt}; do
+			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt,hwsim-lost.txt,class-trace.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
 	fi
@@ -544,4 +569,6 @@ fair_table() {	# Q DIR
 	[ -n "$FAIR_QNOTE" ] && printf '  %s\n' "$FAIR_QNOTE"
 	printf 'channel busy %s %% of %s s simulated; peak backlog: %s %s packets, below it (AP queue in the medium) %s\n' \
 		"$FAIR_BUSY" "$FAIR_SIM_S" "$q" "$FAIR_QPEAK" "$FAIR_MPEAK"
+	printf 'frames hwsim freed before the medium saw them (the guest fell behind): AP %s, stations %s\n' \
+		"${FAIR_HWLOST% *}" "${FAIR_HWLOST#* }"
 }

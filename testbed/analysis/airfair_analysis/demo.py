@@ -85,6 +85,10 @@ def show(gdir, out=sys.stdout):
             peaks = _read(prefix + "-peaks.txt", "? ?").split()
             p(f"channel busy {100 * r.busy:.1f} % of {r.sim_us / 1e6:.1f} s simulated; peak backlog: "
               f"{q} {peaks[0]} packets, below it (AP queue in the medium) {peaks[-1]}")
+            lost = _read(prefix + "-hwsim-lost.txt", "").split()
+            if len(lost) == 2:
+                p(f"frames hwsim freed before the medium saw them (the guest fell behind): "
+                  f"AP {lost[0]}, stations {lost[1]}")
             e = None
             if fifo is not None:
                 e = efficiency([s.goodput_mbps for s in r.stations],
