@@ -17,10 +17,10 @@
 # build/results/scenarios; --progress shows the guest's progress lines as they come.
 # --budget S: after the first guest, boot none that would end more than S seconds after
 # the start, by the longest guest so far; a guest not booted leaves skipped.txt (make
-# check on a slow machine: the smoke judge reports it as SKIP). --trace: airfair's class
-# stats about once a second while measured, saved as Q-DIR-class-trace.txt (a time and a
-# station's JSON per line; it costs the guest a fork a second). NAMEs run in the order
-# given.
+# check on a slow machine: the smoke judge reports it as SKIP). --trace: airfair's qdisc
+# and class stats about once a second while measured, saved as Q-DIR-class-trace.txt (a
+# time, then the qdisc's JSON array or a station's JSON, per line; two forks a second in
+# the guest). NAMEs run in the order given.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)

@@ -393,7 +393,8 @@ fair_run() {
 		[ "${qv:-0}" -gt "$FAIR_QPEAK" ] && FAIR_QPEAK=$qv
 		[ "${mv:-0}" -gt "$FAIR_MPEAK" ] && FAIR_MPEAK=$mv
 		case ${FAIR_CLASS_TRACE:-0}:$q in 1:airfair*)
-			tc -j -s class show dev "$AP_IF" | grep '^{' | sed "s/^/$EPOCHREALTIME /" \
+			{ tc -j -s qdisc show dev "$AP_IF"; echo
+			  tc -j -s class show dev "$AP_IF"; } | grep '^[[{]' | sed "s/^/$EPOCHREALTIME /" \
 				>> "$WIFI_DIR/class-trace.txt" ;;
 		esac
 		sleep 0.8
