@@ -632,6 +632,16 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	q->auto_stations = 0;
 	if (!used || elapsed > NSEC_PER_SEC)
 		return;
+	/*
+	 * What the grant let through, at most: the rest is debt. An upload's
+	 * ACK carries the air of every frame it acknowledges, tens of ms of it
+	 * after a hold, all charged in one interval. Counted as the air's rate,
+	 * such ACKs left the grant at two to three times the channel's rate
+	 * (the testbed's mixed scenario on 6.1), the meter stopped binding, the
+	 * upload window opened with it, and a station's upload ran ahead of
+	 * its charge.
+	 */
+	used = min_t(u64, used, ((elapsed * q->util_q16) >> 16) + q->burst_ns);
 	q->auto_rate_q16[q->auto_slot] = min_t(u64, div64_u64(used << 16, elapsed),
 					       AIRFAIR_UTIL_AUTO_MAX_Q16);
 	q->auto_slot = (q->auto_slot + 1) % AIRFAIR_UTIL_AUTO_WIN;
