@@ -277,6 +277,14 @@ nsrun() {
 }
 
 sta_ns() { echo "sta$1"; }
+
+# hwsim_lost IFACE [NETNS]: "dropped failed", the frames hwsim freed without the medium
+# seeing them (ethtool -S: d_tx_dropped, its pending queue over 200; d_tx_failed, the
+# medium's socket refused it). mac80211 counted them as sent: no air, no TX status.
+hwsim_lost() {
+	${2:+ip netns exec "$2"} ethtool -S "$1" 2>/dev/null |
+		awk '$1 == "d_tx_dropped:" {d = $2} $1 == "d_tx_failed:" {f = $2} END {print d + 0, f + 0}'
+}
 sta_ip() { echo "$WIFI_NET.$((10 + $1))"; }
 
 # Rate spec -> Mbit/s (20 MHz, 1 SS, long GI). mcsN is HT, vmcsN is VHT at 80 MHz.

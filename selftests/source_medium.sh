@@ -26,7 +26,7 @@ LOSS=0.3
 # socket. mac80211 had counted those as sent; never retried, they read as clean attempts
 # to the feeder (sta3's loss 0.14-0.24 against the medium's 0.27-0.33 in five of eleven
 # 6.1 runs, CI included). Half the channel still keeps the backlog in airfair.
-UTIL=${AIRFAIR_SOURCE_UTIL:-$(awk -v k="$K" 'BEGIN{printf "%.1f", 50 / k}')}
+UTIL=$(awk -v k="$K" 'BEGIN{printf "%.1f", 50 / k}')
 FEEDER_PID=""
 
 ktap_header
@@ -119,8 +119,7 @@ while [ "${EPOCHREALTIME%.*}" -lt "$t_end" ]; do
 	[ "${EPOCHREALTIME/./}" -lt "$t_judge" ] && h=$rounds
 	sample | sed "s/\$/ $rounds/" >> "$WIFI_DIR/samples.all"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/medium.$rounds.json" 2>/dev/null
-	ethtool -S "$AP_IF" 2>/dev/null | awk '$1 == "d_tx_dropped:" {d = $2} $1 == "d_tx_failed:" {f = $2}
-		END {print d + 0, f + 0}' > "$WIFI_DIR/hwsim.$rounds"
+	hwsim_lost "$AP_IF" > "$WIFI_DIR/hwsim.$rounds"
 	sleep 0.2
 done
 ktap_diag "$rounds sampling rounds in $(awk -v a="$t_s" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b - a}') s "
@@ -238,9 +237,9 @@ link3() {	# attempts and delivered MPDUs on ap->sta3, queue drops, from a live-s
 { read -r a0 f0; read -r q0; } < <(link3 "$WIFI_DIR/medium.$h.json")
 { read -r a1 f1; read -r q1; } < <(link3 "$WIFI_DIR/medium.$rounds.json")
 ktap_diag "medium queue drops (all radios) in the judged rounds: $((${q1:-0} - ${q0:-0}))"
-# hwsim frees the oldest of its frames awaiting a TX status once 200 wait (down to 100):
-# counted in tx_packets, never retried nor failed, they read as clean attempts to the
-# feeder, and the medium's statuses for them come back rejected.
+# What hwsim freed (hwsim_lost) is counted in tx_packets, never retried nor failed, so it
+# reads as clean attempts to the feeder; the medium's statuses for purged frames come
+# back rejected.
 rej() { jq -r '.daemon.kernel_rejects // 0' "$1" 2>/dev/null; }
 read -r hd0 hf0 < "$WIFI_DIR/hwsim.$h"
 read -r hd1 hf1 < "$WIFI_DIR/hwsim.$rounds"

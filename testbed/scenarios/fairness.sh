@@ -307,17 +307,14 @@ fair_flows() {
 #   FAIR_QPEAK / FAIR_MPEAK  peak backlog in the root qdisc / below it: the AP radio's queue
 #                  in the medium (frames mac80211 and hwsim handed down, not yet finished;
 #                  hwsim pulls mac80211's TXQs empty at once), sampled about once a second
-# Frames hwsim freed without handing them to the medium (its pending queue over 200, or
-# the medium's socket full: a guest too slow for the frame rate), summed over the AP and
-# the stations: "AP stations". mac80211 counted them as sent; no air, no TX status.
+# Frames hwsim freed unseen by the medium (hwsim_lost), "AP stations".
 fair_hwsim_lost() {
-	local i ap st=0
-	hw_lost() { awk '$1 == "d_tx_dropped:" || $1 == "d_tx_failed:" {n += $2} END {print n + 0}'; }
-	ap=$(ethtool -S "$AP_IF" 2>/dev/null | hw_lost)
+	local i d f st=0
+	read -r d f < <(hwsim_lost "$AP_IF")
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
-		st=$((st + $(ip netns exec "$(sta_ns "$i")" ethtool -S "${STA_IF[i]}" 2>/dev/null | hw_lost)))
+		st=$((st + $(hwsim_lost "${STA_IF[i]}" "$(sta_ns "$i")" | awk '{print $1 + $2}')))
 	done
-	echo "$ap $st"
+	echo "$((d + f)) $st"
 }
 
 fair_run() {
