@@ -31,5 +31,25 @@ echo
 for k in $(printf '%s\n' "${!kp[@]}" | sort -V); do
 	printf 'kernel %-28s %7d %7d %8d\n' "$k" "${kp[$k]}" "${kf[$k]}" "${ks[$k]}"
 done
+# What failed, close to the last line (a CI page may show only the end of the log): each
+# failed test, and for a suite that died without naming one (a guest that panicked) the
+# last console lines that say why.
+if [ "$tf" -gt 0 ]; then
+	echo
+	echo "failed:"
+	for f in "$dir"/*.tap; do
+		[ -e "$f" ] || continue
+		awk -v s="$(basename "$f" .tap)" '
+			/^not ok / && tolower($0) !~ /# (skip|todo)/ {
+				print "  " s ": " $0; n++
+				if ($0 ~ /without reporting a failed test/)
+					for (i = 1; i <= k; i++) print "    | " tail[i]
+			}
+			/BUG:|Oops|Kernel panic|RIP:|WARNING:|general protection|soft lockup|^# vm:|^# *not ok|^# selftests: / {
+				if (k == 6) { for (i = 1; i < 6; i++) tail[i] = tail[i + 1]; k = 5 }
+				tail[++k] = substr($0, 1, 150)
+			}' "$f" | head -n 12
+	done
+fi
 echo "$tp passed, $tf failed, $ts skipped"
 [ "$tf" -eq 0 ] && [ "$tp" -gt 0 ]
