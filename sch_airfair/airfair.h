@@ -40,7 +40,6 @@
 #define AIRFAIR_UTIL_AUTO_INTERVAL_NS	(100 * NSEC_PER_MSEC)
 #define AIRFAIR_UTIL_AUTO_WIN		6	/* intervals the best rate is kept */
 #define AIRFAIR_UTIL_AUTO_MIN_Q16	655	/* 1 % of real time */
-#define AIRFAIR_UTIL_AUTO_MAX_Q16	(2 << 16)
 /*
  * A pending figure that has not moved for this long while packets wait is
  * stale (a frame the driver freed without TX status is never subtracted):
@@ -83,6 +82,7 @@ struct airfair_config {
 	struct airfair_timing timing;
 	u8 model;		/* enum airfair_model */
 	u16 utilisation;	/* per mille */
+	u16 util_auto_max;	/* per mille: the ceiling of utilisation auto */
 	u32 quantum_us;
 	u8 delack;
 	u8 ack_filter;
@@ -319,6 +319,7 @@ struct airfair_sched {
 
 	/* utilisation auto: the grant follows the measured air rate */
 	bool util_auto;
+	u32 util_auto_max_q16;		/* cfg.util_auto_max */
 	u8 auto_slot, auto_phase;
 	u8 auto_stations;		/* stations charged this interval, up to 2 */
 	bool auto_emptied;		/* the queue ran empty this interval */

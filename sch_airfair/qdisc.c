@@ -32,6 +32,7 @@ static const struct airfair_config airfair_defaults = {
 	.memlimit = 32 << 20,
 	.model = AIRFAIR_MODEL_PRECISE,
 	.utilisation = AIRFAIR_UTIL_AUTO,	/* the grant follows the air rate */
+	.util_auto_max = AIRFAIR_UTIL_AUTO_MAX_DEFAULT,
 	.quantum_us = 1000,
 	.delack = 2,
 	.ack_filter = AIRFAIR_ACK_FILTER_CONSERVATIVE,
@@ -643,7 +644,7 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	 */
 	used = min_t(u64, used, ((elapsed * q->util_q16) >> 16) + q->burst_ns);
 	q->auto_rate_q16[q->auto_slot] = min_t(u64, div64_u64(used << 16, elapsed),
-					       AIRFAIR_UTIL_AUTO_MAX_Q16);
+					       q->util_auto_max_q16);
 	q->auto_slot = (q->auto_slot + 1) % AIRFAIR_UTIL_AUTO_WIN;
 	for (i = 0; i < AIRFAIR_UTIL_AUTO_WIN; i++)
 		best = max_t(u64, best, q->auto_rate_q16[i]);
@@ -651,7 +652,9 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	/* one station alone has no one to share with: never hold it under */
 	q->util_q16 = clamp_t(u64, (best * airfair_auto_gain_q8[contended ?
 							     q->auto_phase : 0]) >> 8,
-			      AIRFAIR_UTIL_AUTO_MIN_Q16, AIRFAIR_UTIL_AUTO_MAX_Q16);
+			      min_t(u32, AIRFAIR_UTIL_AUTO_MIN_Q16,
+				    q->util_auto_max_q16),
+			      q->util_auto_max_q16);
 }
 
 /* Grant airtime at the configured share of real time; false: wait. */
@@ -952,6 +955,8 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_PENDING_LIMIT] = { .type = NLA_U32 },
 	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
 	[TCA_AIRFAIR_UPLOAD_WINDOW] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_UTIL_AUTO_MAX] = NLA_POLICY_RANGE(NLA_U16, AIRFAIR_UTIL_MIN,
+						       AIRFAIR_UTIL_AUTO_MAX_LIMIT),
 };
 
 /*
@@ -1113,6 +1118,8 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 		}
 		c->utilisation = u;
 	}
+	if (tb[TCA_AIRFAIR_UTIL_AUTO_MAX])
+		c->util_auto_max = nla_get_u16(tb[TCA_AIRFAIR_UTIL_AUTO_MAX]);
 	if (tb[TCA_AIRFAIR_DELACK])
 		c->delack = nla_get_u8(tb[TCA_AIRFAIR_DELACK]);
 	if (tb[TCA_AIRFAIR_ACK_FILTER])
@@ -1342,16 +1349,20 @@ static void airfair_apply_config(struct Qdisc *sch)
 	q->cparams.target = ((u64)c->target_us * NSEC_PER_USEC) >> CODEL_SHIFT;
 	q->cparams.interval = ((u64)c->interval_us * NSEC_PER_USEC) >> CODEL_SHIFT;
 	q->cparams.ecn = c->ecn;
+	q->util_auto_max_q16 = div_u64((u64)c->util_auto_max << 16, 1000);
 	if (c->utilisation != AIRFAIR_UTIL_AUTO) {
 		q->util_auto = false;
 		q->util_q16 = div_u64((u64)c->utilisation << 16, 1000);
 	} else if (!q->util_auto) {
 		/* from the whole of real time down to what the air carries */
 		q->util_auto = true;
-		q->util_q16 = 1 << 16;
+		q->util_q16 = min_t(u32, 1 << 16, q->util_auto_max_q16);
 		memset(q->auto_rate_q16, 0, sizeof(q->auto_rate_q16));
 		q->auto_epoch_ns = ktime_get_ns();
 		q->auto_epoch_air = q->airtime_ns;
+	} else {
+		/* a lowered ceiling binds at once */
+		q->util_q16 = min_t(u32, q->util_q16, q->util_auto_max_q16);
 	}
 	q->burst_ns = 2 * NSEC_PER_MSEC + (s64)c->quantum_us * NSEC_PER_USEC;
 }
@@ -1543,7 +1554,8 @@ static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_AIRFAIR_AMPDU, c->ampdu) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_PENDING_LIMIT, c->pending_limit_us) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_UPLOAD, c->upload) ||
-	    nla_put_u8(skb, TCA_AIRFAIR_UPLOAD_WINDOW, c->upload_window))
+	    nla_put_u8(skb, TCA_AIRFAIR_UPLOAD_WINDOW, c->upload_window) ||
+	    nla_put_u16(skb, TCA_AIRFAIR_UTIL_AUTO_MAX, c->util_auto_max))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

@@ -9,7 +9,8 @@
 # dequeues) must leave the grant where it was; a fixed utilisation must replace it, and
 # auto must start again from the whole of real time. Two stations whose light load
 # leaves the queue empty must not be held under their rate (the grant's drain phases are
-# for a channel the load fills).
+# for a channel the load fills). A ceiling (utilisation auto max) must bind at once and
+# hold the charged air rate to it.
 . "$(dirname "$0")/airfair_lib.sh"
 
 DEV=af0
@@ -17,12 +18,26 @@ trap veth_cleanup EXIT
 
 ktap_header
 airfair_require iperf3
-ktap_set_plan 6
+ktap_set_plan 7
 veth_setup 2 || ktap_skip_all "cannot build the veth/macvlan topology"
 
 grant() { qdisc_field $DEV utilisation_q16; }
 airtime() { qdisc_field $DEV airtime_us; }
 now_us() { echo "${EPOCHREALTIME/./}"; }	# busybox date has no %N
+# eight grants 0.37 s apart into $samples, and the air charged per real time meanwhile
+# into $rate
+sample_grants() {
+	local a0 t0 a1 t1
+
+	a0=$(airtime) t0=$(now_us)
+	samples=""
+	for _ in $(seq 8); do
+		sleep 0.37
+		samples+="$(grant) "
+	done
+	a1=$(airtime) t1=$(now_us)
+	rate=$(awk -v a="$((a1 - a0))" -v t="$((t1 - t0))" 'BEGIN{printf "%.3f", a / t}')
+}
 
 tc qdisc add dev $DEV root airfair 11a utilisation auto station "$(sta_mac 1)" rate 6mbit
 mode=$(tc -j qdisc show dev $DEV | jq -r '.[0].options.utilisation // empty')
@@ -38,17 +53,10 @@ fi
 AF_IPERF_JSON=/tmp/auto-udp.json af_iperf 1 udp-down 12 2M > /tmp/auto-udp &
 pid=$!
 sleep 3
-a0=$(airtime) t0=$(now_us)
-samples=""
-for _ in $(seq 8); do
-	sleep 0.37
-	samples+="$(grant) "
-done
-a1=$(airtime) t1=$(now_us)
+sample_grants
 wait $pid
 lost=$(jq -r '.end.sum.lost_percent // 100' /tmp/auto-udp.json 2>/dev/null)
 got=$(cat /tmp/auto-udp)
-rate=$(awk -v a="$((a1 - a0))" -v t="$((t1 - t0))" 'BEGIN{printf "%.3f", a / t}')
 log "charged air per real time $rate; grants (/65536): $samples"
 if awk -v r="$rate" -v s="$samples" 'BEGIN{
 	n = split(s, g, " "); if (r < 0.1 || n < 8) exit 1
@@ -118,6 +126,29 @@ if [ "$sent" -gt 100 ] && [ "$stalls" -lt "$sent" ]; then
 	ktap_test_pass "a light load on two stations is not held under its rate ($stalls meter stalls for $sent packets)"
 else
 	ktap_test_fail "a light load on two stations is not held under its rate ($stalls meter stalls for $sent packets, want fewer than one each)"
+fi
+
+# The ceiling: 2 Mbit/s to the 6 Mbit/s station wants about a third of real time in air;
+# held to 10 %, the grant drops to it at once and the charged air rate follows.
+tc qdisc replace dev $DEV root airfair 11a utilisation auto station "$(sta_mac 1)" rate 6mbit
+af_iperf 1 udp-down 20 2M > /dev/null &
+pid=$!
+sleep 3
+g0=$(grant)
+tc qdisc change dev $DEV root airfair utilisation auto max 10
+g1=$(grant)
+cap=$(tc -j qdisc show dev $DEV | jq -r '.[0].options.utilisation_auto_max_permille // empty')
+sleep 1
+sample_grants
+wait $pid
+log "ceiling 10 %: grant $g0 before, $g1 after; charged air per real time $rate; grants: $samples"
+if [ "$cap" = 100 ] && [ "${g0:-0}" -gt 6554 ] && [ "${g1:-99999}" -le 6554 ] &&
+   awk -v r="$rate" -v s="$samples" 'BEGIN{
+	n = split(s, g, " "); if (n < 8 || r < 0.06 || r > 0.12) exit 1
+	for (i = 1; i <= n; i++) if (g[i] > 6554) exit 1 }'; then
+	ktap_test_pass "utilisation auto max 10 binds at once ($g0 -> $g1/65536) and holds the air rate to $rate"
+else
+	ktap_test_fail "utilisation auto max 10 (shown ${cap:-none} per mille) binds at once ($g0 -> $g1/65536, want <= 6554) and holds the air rate to 0.06-0.12 ($rate; grants $samples)"
 fi
 rm -f /tmp/auto-udp /tmp/auto-udp.json /tmp/auto-light?.json
 ktap_finished

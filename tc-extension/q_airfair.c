@@ -89,7 +89,8 @@ static void explain(void)
 "Usage: ... airfair [ PHY ] [ sifs TIME ] [ slot TIME ] [ cwmin N ] [ cwmax N ]\n"
 "                   [ aifsn VO VI BE BK ] [ retries N ] [ basic-rate RATE ]\n"
 "                   [ limit PACKETS ] [ memlimit BYTES ]\n"
-"                   [ model precise | naive ] [ utilisation PERCENT | utilisation auto | unmetered ]\n"
+"                   [ model precise | naive ]\n"
+"                   [ utilisation PERCENT | utilisation auto [ max PERCENT ] | unmetered ]\n"
 "                   [ upload observed | estimated ] [ upload-window | no-upload-window ]\n"
 "                   [ quantum TIME ] [ delack N ] [ ampdu N|auto ]\n"
 "                   [ ack-filter | ack-filter-aggressive | no-ack-filter ]\n"
@@ -215,6 +216,22 @@ bad:
 	return -1;
 }
 
+/* A PERCENT in 0.1% steps, stored per mille: at least 0.1%, at most max_pm. */
+static int af_get_permille(const char *kw, const char *arg, __u64 max_pm,
+			   __u64 *out)
+{
+	double p;
+
+	if (af_get_percent(kw, arg, max_pm / 10.0, true, &p))
+		return -1;
+	*out = lround(p * 10.0);
+	if (*out == 0) {
+		af_err("%s: %s is too small (at least 0.1%%)", kw, arg);
+		return -1;
+	}
+	return 0;
+}
+
 static bool af_in(const __u16 *tab, size_t n, __u16 v)
 {
 	size_t i;
@@ -334,7 +351,7 @@ enum af_opt {	/* one "seen" bit per option, for duplicates */
 	O_BASIC_RATE, O_LIMIT, O_MEMLIMIT, O_MODEL, O_UTIL, O_QUANTUM,
 	O_DELACK, O_ACK_FILTER, O_ACK_PRIO, O_TLAS, O_RTT_BUFFER, O_TARGET,
 	O_INTERVAL, O_ECN, O_MAX_STATIONS, O_STA_TIMEOUT, O_AMPDU,
-	O_PENDING_LIMIT, O_UPLOAD, O_UPLOAD_WINDOW, O_NUM
+	O_PENDING_LIMIT, O_UPLOAD, O_UPLOAD_WINDOW, O_UTIL_AUTO_MAX, O_NUM
 };
 
 struct af_cmd {
@@ -848,21 +865,27 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "utilisation") ||
 			   !strcmp(kw, "utilization")) {
-			double p;
-
 			AF_VALUE();
 			if (!strcmp(*argv, "auto")) {
 				v = AIRFAIR_UTIL_AUTO;
-			} else {
-				if (af_get_percent("utilisation", *argv, 100.0,
-						   true, &p))
-					goto out;
-				v = lround(p * 10.0);
-				if (v == 0) {
-					af_err("utilisation: %s is too small (at least 0.1%%)",
-					       *argv);
-					goto out;
+				if (argc > 1 && !strcmp(argv[1], "max")) {
+					__u64 m;
+
+					argc--, argv++;
+					if (argc < 2) {
+						af_err("\"utilisation auto max\" needs a value");
+						goto out;
+					}
+					argc--, argv++;
+					if (af_get_permille("utilisation auto max", *argv,
+							    AIRFAIR_UTIL_AUTO_MAX_LIMIT, &m) ||
+					    af_set(&c, O_UTIL_AUTO_MAX,
+						   "utilisation auto max", m))
+						goto out;
 				}
+			} else if (af_get_permille("utilisation", *argv,
+						   AIRFAIR_UTIL_MAX, &v)) {
+				goto out;
 			}
 			if (af_set(&c, O_UTIL, "utilisation", v))
 				goto out;
@@ -1017,6 +1040,7 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			{ O_PENDING_LIMIT, TCA_AIRFAIR_PENDING_LIMIT, 32 },
 			{ O_UPLOAD,	  TCA_AIRFAIR_UPLOAD,	      8 },
 			{ O_UPLOAD_WINDOW, TCA_AIRFAIR_UPLOAD_WINDOW, 8 },
+			{ O_UTIL_AUTO_MAX, TCA_AIRFAIR_UTIL_AUTO_MAX, 16 },
 		};
 		size_t k;
 
@@ -1403,6 +1427,20 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		else
 			snprintf(buf, sizeof(buf), "%u%%", u / 10);
 		print_string(PRINT_FP, NULL, u ? "utilisation %s " : "%s ", buf);
+	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_UTIL_AUTO_MAX], 2)) {
+		__u16 m = rta_getattr_u16(tb[TCA_AIRFAIR_UTIL_AUTO_MAX]);
+
+		print_uint(PRINT_JSON, "utilisation_auto_max_permille", NULL, m);
+		/* in the text only where it binds: after "utilisation auto" */
+		if (af_attr_ok(tb[TCA_AIRFAIR_UTILISATION], 2) &&
+		    rta_getattr_u16(tb[TCA_AIRFAIR_UTILISATION]) == AIRFAIR_UTIL_AUTO) {
+			if (m % 10)
+				snprintf(buf, sizeof(buf), "%u.%u%%", m / 10, m % 10);
+			else
+				snprintf(buf, sizeof(buf), "%u%%", m / 10);
+			print_string(PRINT_FP, NULL, "max %s ", buf);
+		}
 	}
 	af_print_time_opt(tb[TCA_AIRFAIR_QUANTUM], "quantum_us", "quantum", 1);
 	if (af_attr_ok(tb[TCA_AIRFAIR_DELACK], 1))

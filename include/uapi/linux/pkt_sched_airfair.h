@@ -158,6 +158,8 @@ enum airfair_source {
 #define AIRFAIR_UTIL_MIN		1		/* per mille */
 #define AIRFAIR_UTIL_MAX		1000
 #define AIRFAIR_UTIL_AUTO		0xffff		/* adapts to the air rate */
+#define AIRFAIR_UTIL_AUTO_MAX_LIMIT	2000		/* per mille: auto's highest ceiling */
+#define AIRFAIR_UTIL_AUTO_MAX_DEFAULT	2000
 #define AIRFAIR_QUANTUM_MIN_US		1
 #define AIRFAIR_QUANTUM_MAX_US		100000
 #define AIRFAIR_DELACK_MIN		1
@@ -214,6 +216,9 @@ enum {
 					 */
 	TCA_AIRFAIR_UPLOAD,		/* u8: enum airfair_upload */
 	TCA_AIRFAIR_UPLOAD_WINDOW,	/* u8: 0 off, 1 bound upload flows' receive window */
+	TCA_AIRFAIR_UTIL_AUTO_MAX,	/* u16: per mille of real time utilisation auto
+					 * grants at most
+					 */
 	__TCA_AIRFAIR_MAX
 };
 #define TCA_AIRFAIR_MAX (__TCA_AIRFAIR_MAX - 1)
