@@ -41,7 +41,7 @@ if [ "$tf" -gt 0 ]; then
 		[ -e "$f" ] || continue
 		awk -v s="$(basename "$f" .tap)" '
 			/^not ok / && tolower($0) !~ /# (skip|todo)/ {
-				print "  " s ": " $0; n++
+				print "  " s ": " $0
 				if ($0 ~ /without reporting a failed test/)
 					for (i = 1; i <= k; i++) print "    | " tail[i]
 			}

@@ -216,6 +216,15 @@ bad:
 	return -1;
 }
 
+/* A per mille value as tc takes it back: "92.5%", "100%". */
+static void af_permille_str(char *buf, size_t n, unsigned int pm)
+{
+	if (pm % 10)
+		snprintf(buf, n, "%u.%u%%", pm / 10, pm % 10);
+	else
+		snprintf(buf, n, "%u%%", pm / 10);
+}
+
 /* A PERCENT in 0.1% steps, stored per mille: at least 0.1%, at most max_pm. */
 static int af_get_permille(const char *kw, const char *arg, __u64 max_pm,
 			   __u64 *out)
@@ -1422,26 +1431,20 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 			snprintf(buf, sizeof(buf), "auto");
 		else if (!u)
 			snprintf(buf, sizeof(buf), "unmetered");
-		else if (u % 10)
-			snprintf(buf, sizeof(buf), "%u.%u%%", u / 10, u % 10);
 		else
-			snprintf(buf, sizeof(buf), "%u%%", u / 10);
+			af_permille_str(buf, sizeof(buf), u);
 		print_string(PRINT_FP, NULL, u ? "utilisation %s " : "%s ", buf);
-	}
-	if (af_attr_ok(tb[TCA_AIRFAIR_UTIL_AUTO_MAX], 2)) {
-		__u16 m = rta_getattr_u16(tb[TCA_AIRFAIR_UTIL_AUTO_MAX]);
-
-		print_uint(PRINT_JSON, "utilisation_auto_max_permille", NULL, m);
-		/* in the text only where it binds: after "utilisation auto" */
-		if (af_attr_ok(tb[TCA_AIRFAIR_UTILISATION], 2) &&
-		    rta_getattr_u16(tb[TCA_AIRFAIR_UTILISATION]) == AIRFAIR_UTIL_AUTO) {
-			if (m % 10)
-				snprintf(buf, sizeof(buf), "%u.%u%%", m / 10, m % 10);
-			else
-				snprintf(buf, sizeof(buf), "%u%%", m / 10);
+		/* the ceiling, in the text only where it binds */
+		if (u == AIRFAIR_UTIL_AUTO &&
+		    af_attr_ok(tb[TCA_AIRFAIR_UTIL_AUTO_MAX], 2)) {
+			af_permille_str(buf, sizeof(buf),
+					rta_getattr_u16(tb[TCA_AIRFAIR_UTIL_AUTO_MAX]));
 			print_string(PRINT_FP, NULL, "max %s ", buf);
 		}
 	}
+	if (af_attr_ok(tb[TCA_AIRFAIR_UTIL_AUTO_MAX], 2))
+		print_uint(PRINT_JSON, "utilisation_auto_max_permille", NULL,
+			   rta_getattr_u16(tb[TCA_AIRFAIR_UTIL_AUTO_MAX]));
 	af_print_time_opt(tb[TCA_AIRFAIR_QUANTUM], "quantum_us", "quantum", 1);
 	if (af_attr_ok(tb[TCA_AIRFAIR_DELACK], 1))
 		print_uint(PRINT_ANY, "delack", "delack %u ",
