@@ -317,12 +317,32 @@ fair_hwsim_lost() {
 	echo "$((d + f)) $st"
 }
 
+# fair_drops: a line per sender — station i (and "srv", the wired server) — with its TCP
+# retransmitted segments, timeouts, and the packets dropped below TCP on its side: its
+# interface's qdisc and, where mac80211 has TXQs, its TXQs (debugfs aqm "drops", which
+# mac80211's CoDel counts). Snapshotted at the window's ends: where an upload's losses
+# come from when the medium lost nothing.
+fair_drops() {
+	local i ns aqm
+	for ((i = 1; i <= FAIR_NSTA; i++)); do
+		ns=$(sta_ns "$i")
+		aqm=$(cat /sys/kernel/debug/ieee80211/"${STA_PHY[i]}"/netdev:"${STA_IF[i]}"/stations/*/aqm 2>/dev/null |
+			awk '$1 ~ /^[0-9]+$/ && NF >= 11 {s += $6} END{print s + 0}')
+		echo "$i $(ip netns exec "$ns" nstat -az TcpRetransSegs TcpExtTCPTimeouts 2>/dev/null |
+			awk '$1 == "TcpRetransSegs" {r = $2} $1 == "TcpExtTCPTimeouts" {t = $2} END{print r + 0, t + 0}') \
+$(ip netns exec "$ns" tc -s qdisc show dev "${STA_IF[i]}" 2>/dev/null |
+			awk '/dropped/ {sub(",", "", $7); s += $7} END{print s + 0}') $aqm"
+	done
+	echo "srv $(ip netns exec "$SERVER_NS" nstat -az TcpRetransSegs TcpExtTCPTimeouts 2>/dev/null |
+		awk '$1 == "TcpRetransSegs" {r = $2} $1 == "TcpExtTCPTimeouts" {t = $2} END{print r + 0, t + 0}') 0 0"
+}
+
 fair_run() {
 	local q=$1 dir=$2 secs=$3 i k f r d args pids=() ports="" sports="" t0 dirs="" port delays=""
 	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_BKL=("") FAIR_GPA=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0 FAIR_HWLOST="0 0"
 	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
-		"$WIFI_DIR/class-trace.txt"
+		"$WIFI_DIR/class-trace.txt" "$WIFI_DIR"/drops[01].txt
 	# station i's k-th flow: server port IPERF_PORT_BASE + 10 i + k, iperf-staI-K.json
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
@@ -370,6 +390,7 @@ fair_run() {
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
 	local hw0 hw1
 	hw0=$(fair_hwsim_lost)
+	fair_drops > "$WIFI_DIR/drops0.txt"
 	# latency under load: each station pings the server twice a second while measured
 	local ppids=()
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
@@ -400,6 +421,7 @@ fair_run() {
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
 	c1t=$EPOCHREALTIME
 	hw1=$(fair_hwsim_lost)
+	fair_drops > "$WIFI_DIR/drops1.txt"
 	FAIR_HWLOST=$(awk -v a="$hw0" -v b="$hw1" 'BEGIN {split(a, x, " "); split(b, y, " ")
 		printf "%d %d", y[1] - x[1], y[2] - x[2]}')
 	echo "$FAIR_HWLOST" > "$WIFI_DIR/hwsim-lost.txt"
@@ -418,7 +440,7 @@ fair_run() {
 		# the clients' stderr and the servers' logs: why a flow got nothing
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
 			 "$WIFI_DIR"/iperf-sta*-*.err "$WIFI_DIR"/iperf-server-*.log \
-			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt,hwsim-lost.txt,class-trace.txt}; do
+			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt,hwsim-lost.txt,class-trace.txt,drops0.txt,drops1.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
 	fi
