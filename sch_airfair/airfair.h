@@ -38,21 +38,6 @@
 #define AIRFAIR_PENDING_AUTO_HOLD_NS	NSEC_PER_SEC
 /* utilisation auto (qdisc.c, airfair_meter_adapt) */
 #define AIRFAIR_UTIL_AUTO_INTERVAL_NS	(100 * NSEC_PER_MSEC)
-/*
- * An interval lasts until the best rate would have let through this many
- * bursts of air, up to AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS: at a few per cent
- * of real time 100 ms carries a handful of frames, and the best of such
- * samples reads well above the air's rate. By the best rate, not the grant,
- * so that a drain phase lasts no longer than a probe.
- */
-#define AIRFAIR_UTIL_AUTO_BURSTS	8
-#define AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS	NSEC_PER_SEC
-/*
- * Startup, as BBR's: from a fresh start the grant is twice the best rate
- * until three intervals in a row have not raised it by a quarter.
- */
-#define AIRFAIR_UTIL_AUTO_STARTUP_GAIN_Q8	512
-#define AIRFAIR_UTIL_AUTO_STARTUP_FLAT	3
 #define AIRFAIR_UTIL_AUTO_WIN		6	/* intervals the best rate is kept */
 #define AIRFAIR_UTIL_AUTO_MIN_Q16	655	/* 1 % of real time */
 /*
@@ -339,16 +324,10 @@ struct airfair_sched {
 	u8 auto_stations;		/* stations charged this interval, up to 2 */
 	bool auto_emptied;		/* the queue ran empty this interval */
 	bool auto_upload;		/* it sent an upload's ACKs */
-	bool auto_startup;		/* growing from the start, gain 2 */
-	u8 auto_flat;			/* startup intervals without growth */
-	u32 auto_startup_q16;		/* best rate at the last growth */
-	bool auto_metered;		/* the meter held packets */
-	bool auto_air_full;		/* pending-limit held packets */
 	u32 auto_interval;		/* intervals counted */
 	u64 auto_epoch_ns;		/* start of the current interval */
 	u64 auto_epoch_air;		/* airtime_ns then */
 	u32 auto_rate_q16[AIRFAIR_UTIL_AUTO_WIN];	/* charged air per real time */
-	u32 auto_best_q16;		/* the best of them */
 	u32 phy_pending_us;		/* last reported by the hook */
 
 	/* pending-limit auto (qdisc.c, airfair_pending_adapt) */

@@ -598,10 +598,9 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 
 /*
  * utilisation auto: the grant follows the air rate, as BBR's pacing follows
- * its bottleneck. Each interval (100 ms, longer where the air's rate is a
- * few per cent of real time) measures the airtime charged per second of real
- * time; the best of the last few is what the air carried at most (when the
- * meter let more through than the channel takes, the channel's rate; when
+ * its bottleneck. Each interval measures the airtime charged per second of
+ * real time; the best of the last few is what the air carried at most (when
+ * the meter let more through than the channel takes, the channel's rate; when
  * the channel took all it was given, the grant). The grant cycles around it:
  * a probe above (the air may carry more now), a drain below (what the probe
  * queued goes out), then a little under it, so that the meter and not the
@@ -619,36 +618,20 @@ static const u16 airfair_auto_gain_q8[] = { 320, 192, 224, 224 };
 static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 {
 	u64 elapsed = now - q->auto_epoch_ns, used, best = 0;
-	/*
-	 * The meter held packets while the driver's queue stayed under its
-	 * pending limit: the grant, not the air, set the rate, so probe (the
-	 * queue below growing to the limit is the sign of a full channel).
-	 * Not where it carried an upload's ACKs: the AP's pending airtime is
-	 * theirs, not the air the uploads take.
-	 */
-	bool grant_limited = q->auto_metered && !q->auto_air_full &&
-			     q->cfg.pending_limit_us && airfair_hook_bound();
-	bool demand_limited = (q->auto_emptied || grant_limited) &&
-			      !q->auto_upload;
+	bool demand_limited = q->auto_emptied && !q->auto_upload;
 	bool contended = q->auto_stations > 1 && !demand_limited;
-	u32 gain;
 	int i;
 
-	if (elapsed < AIRFAIR_UTIL_AUTO_INTERVAL_NS ||
-	    (elapsed < AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS &&
-	     ((elapsed * (q->auto_best_q16 ?: q->util_q16)) >> 16) <
-	     AIRFAIR_UTIL_AUTO_BURSTS * (u64)q->burst_ns))
+	if (elapsed < AIRFAIR_UTIL_AUTO_INTERVAL_NS)
 		return;
 	q->auto_emptied = false;
 	q->auto_upload = false;
-	q->auto_metered = false;
-	q->auto_air_full = false;
 	used = q->airtime_ns - q->auto_epoch_air;
 	q->auto_epoch_ns = now;
 	q->auto_epoch_air = q->airtime_ns;
 	q->auto_interval++;
 	q->auto_stations = 0;
-	if (!used || elapsed > 2 * AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS)
+	if (!used || elapsed > NSEC_PER_SEC)
 		return;
 	/*
 	 * What the grant let through, at most: the rest is debt. An upload's
@@ -665,25 +648,10 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	q->auto_slot = (q->auto_slot + 1) % AIRFAIR_UTIL_AUTO_WIN;
 	for (i = 0; i < AIRFAIR_UTIL_AUTO_WIN; i++)
 		best = max_t(u64, best, q->auto_rate_q16[i]);
-	q->auto_best_q16 = best;
 	q->auto_phase = (q->auto_phase + 1) % ARRAY_SIZE(airfair_auto_gain_q8);
 	/* one station alone has no one to share with: never hold it under */
-	gain = airfair_auto_gain_q8[contended ? q->auto_phase : 0];
-	/*
-	 * Startup: what a light load's interval measured is its demand, not
-	 * the air's rate; it neither grows nor ends startup.
-	 */
-	if (q->auto_startup && !demand_limited) {
-		if (best >= q->auto_startup_q16 + q->auto_startup_q16 / 4) {
-			q->auto_startup_q16 = best;
-			q->auto_flat = 0;
-		} else if (++q->auto_flat >= AIRFAIR_UTIL_AUTO_STARTUP_FLAT) {
-			q->auto_startup = false;
-		}
-		if (q->auto_startup)
-			gain = AIRFAIR_UTIL_AUTO_STARTUP_GAIN_Q8;
-	}
-	q->util_q16 = clamp_t(u64, (best * gain) >> 8,
+	q->util_q16 = clamp_t(u64, (best * airfair_auto_gain_q8[contended ?
+							     q->auto_phase : 0]) >> 8,
 			      min_t(u32, AIRFAIR_UTIL_AUTO_MIN_Q16,
 				    q->util_auto_max_q16),
 			      q->util_auto_max_q16);
@@ -711,7 +679,6 @@ static bool airfair_meter_allows(struct Qdisc *sch)
 	if (q->tokens_ns >= 0)
 		return true;
 	q->meter_stalls++;
-	q->auto_metered = true;
 	qdisc_watchdog_schedule_ns(&q->watchdog, now +
 				   div_u64((u64)(-q->tokens_ns) << 16, q->util_q16));
 	return false;
@@ -787,7 +754,6 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 		return true;
 	}
 	q->pend_held = true;
-	q->auto_air_full = true;
 	q->pending_stalls++;
 	qdisc_watchdog_schedule_ns(&q->watchdog, now +
 				   (u64)clamp(phy_us - limit + 1, 100U, 2000U) *
@@ -1392,10 +1358,6 @@ static void airfair_apply_config(struct Qdisc *sch)
 		q->util_auto = true;
 		q->util_q16 = min_t(u32, 1 << 16, q->util_auto_max_q16);
 		memset(q->auto_rate_q16, 0, sizeof(q->auto_rate_q16));
-		q->auto_best_q16 = 0;
-		q->auto_startup = true;
-		q->auto_startup_q16 = 0;
-		q->auto_flat = 0;
 		q->auto_epoch_ns = ktime_get_ns();
 		q->auto_epoch_air = q->airtime_ns;
 	} else {
