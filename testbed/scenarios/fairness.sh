@@ -319,9 +319,9 @@ fair_hwsim_lost() {
 
 # fair_drops: a line per sender — station i (and "srv", the wired server) — with its TCP
 # retransmitted segments, timeouts, and the packets dropped below TCP on its side: its
-# interface's qdisc and, where mac80211 has TXQs, its TXQs (debugfs aqm "drops", which
-# mac80211's CoDel counts). Snapshotted at the window's ends: where an upload's losses
-# come from when the medium lost nothing.
+# interface's root qdisc (which counts its children's) and, where mac80211 has TXQs,
+# its TXQs (debugfs aqm "drops", which mac80211's CoDel counts). Snapshotted at the
+# window's ends: where an upload's losses come from when the medium lost nothing.
 fair_drops() {
 	local i ns aqm
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
@@ -331,7 +331,7 @@ fair_drops() {
 		echo "$i $(ip netns exec "$ns" nstat -az TcpRetransSegs TcpExtTCPTimeouts 2>/dev/null |
 			awk '$1 == "TcpRetransSegs" {r = $2} $1 == "TcpExtTCPTimeouts" {t = $2} END{print r + 0, t + 0}') \
 $(ip netns exec "$ns" tc -s qdisc show dev "${STA_IF[i]}" 2>/dev/null |
-			awk '/dropped/ {sub(",", "", $7); s += $7} END{print s + 0}') $aqm"
+			awk '/dropped/ && !n++ {sub(",", "", $7); s = $7} END{print s + 0}') $aqm"
 	done
 	echo "srv $(ip netns exec "$SERVER_NS" nstat -az TcpRetransSegs TcpExtTCPTimeouts 2>/dev/null |
 		awk '$1 == "TcpRetransSegs" {r = $2} $1 == "TcpExtTCPTimeouts" {t = $2} END{print r + 0, t + 0}') 0 0"
@@ -390,7 +390,6 @@ fair_run() {
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
 	local hw0 hw1
 	hw0=$(fair_hwsim_lost)
-	fair_drops > "$WIFI_DIR/drops0.txt"
 	# latency under load: each station pings the server twice a second while measured
 	local ppids=()
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
@@ -402,6 +401,8 @@ fair_run() {
 	# airfair's classes, for airfair only: a previous run's must not be saved as this one's
 	rm -f "$WIFI_DIR/c0.json" "$WIFI_DIR/c1.json"
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
+	# after the snapshots that bound the window, so as not to move them
+	fair_drops > "$WIFI_DIR/drops0.txt"
 	local end qv mv
 	end=$(awk -v t="$t0" -v s="$secs" -v o="$FAIR_OMIT" 'BEGIN{printf "%.3f", t + o + s}')
 	# Backlog samples while the measurement runs (about one a second: forks are dear under TCG).
@@ -421,11 +422,11 @@ fair_run() {
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
 	c1t=$EPOCHREALTIME
 	hw1=$(fair_hwsim_lost)
-	fair_drops > "$WIFI_DIR/drops1.txt"
 	FAIR_HWLOST=$(awk -v a="$hw0" -v b="$hw1" 'BEGIN {split(a, x, " "); split(b, y, " ")
 		printf "%d %d", y[1] - x[1], y[2] - x[2]}')
 	echo "$FAIR_HWLOST" > "$WIFI_DIR/hwsim-lost.txt"
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
+	fair_drops > "$WIFI_DIR/drops1.txt"
 	wait "${pids[@]}" "${ppids[@]}" 2>/dev/null
 	for port in $sports; do kill "$(cat "$WIFI_DIR/iperf-server-$port.pid")" 2>/dev/null; done
 	[ -z "$delays" ] || fair_flow_delays
