@@ -320,8 +320,9 @@ fair_hwsim_lost() {
 # fair_drops: a line per sender — station i (and "srv", the wired server) — with its TCP
 # retransmitted segments, timeouts, and the packets dropped below TCP on its side: its
 # interface's root qdisc (which counts its children's) and, where mac80211 has TXQs,
-# its TXQs (debugfs aqm "drops", which mac80211's CoDel counts). Snapshotted at the
-# window's ends: where an upload's losses come from when the medium lost nothing.
+# its TXQs (debugfs aqm "drops", which mac80211's CoDel counts). Snapshotted as the
+# omitted seconds begin and after the measured window ends, never inside it: where an
+# upload's losses come from when the medium lost nothing.
 fair_drops() {
 	local i ns aqm
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
@@ -386,7 +387,10 @@ fair_run() {
 		f=$(fair_flows "$i" "$dir"); f=${f%% *}; f=${f#*-}; dirs+=" ${f%%[:@+~]*}"
 	done
 	t0=$EPOCHREALTIME
-	sleep "$FAIR_OMIT"
+	# the first drop snapshot in the omitted seconds: its forks load the guest
+	fair_drops > "$WIFI_DIR/drops0.txt"
+	sleep "$(awk -v t="$t0" -v o="$FAIR_OMIT" -v n="$EPOCHREALTIME" \
+		'BEGIN{d = t + o - n; if (d < 0) d = 0; printf "%.3f", d}')"
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
 	local hw0 hw1
 	hw0=$(fair_hwsim_lost)
@@ -401,8 +405,6 @@ fair_run() {
 	# airfair's classes, for airfair only: a previous run's must not be saved as this one's
 	rm -f "$WIFI_DIR/c0.json" "$WIFI_DIR/c1.json"
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
-	# after the snapshots that bound the window, so as not to move them
-	fair_drops > "$WIFI_DIR/drops0.txt"
 	local end qv mv
 	end=$(awk -v t="$t0" -v s="$secs" -v o="$FAIR_OMIT" 'BEGIN{printf "%.3f", t + o + s}')
 	# Backlog samples while the measurement runs (about one a second: forks are dear under TCG).
