@@ -38,6 +38,21 @@
 #define AIRFAIR_PENDING_AUTO_HOLD_NS	NSEC_PER_SEC
 /* utilisation auto (qdisc.c, airfair_meter_adapt) */
 #define AIRFAIR_UTIL_AUTO_INTERVAL_NS	(100 * NSEC_PER_MSEC)
+/*
+ * Past startup, an interval lasts until the best rate would have let through
+ * this many bursts of air, up to AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS: at a few
+ * per cent of real time 100 ms carries a handful of frames, and the best of
+ * such samples reads well above the air's rate.
+ */
+#define AIRFAIR_UTIL_AUTO_BURSTS	8
+#define AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS	NSEC_PER_SEC
+/*
+ * Startup, as BBR's: the grant is twice the best rate until three intervals
+ * not limited by demand have not raised it by a quarter. Entered afresh when
+ * the best rate has fallen under half of what startup ended at.
+ */
+#define AIRFAIR_UTIL_AUTO_STARTUP_GAIN_Q8	512
+#define AIRFAIR_UTIL_AUTO_STARTUP_FLAT	3
 #define AIRFAIR_UTIL_AUTO_WIN		6	/* intervals the best rate is kept */
 #define AIRFAIR_UTIL_AUTO_MIN_Q16	655	/* 1 % of real time */
 /*
@@ -324,6 +339,13 @@ struct airfair_sched {
 	u8 auto_stations;		/* stations charged this interval, up to 2 */
 	bool auto_emptied;		/* the queue ran empty this interval */
 	bool auto_upload;		/* it sent an upload's ACKs */
+	bool auto_metered;		/* the meter held packets */
+	bool auto_air_full;		/* pending-limit held packets */
+	bool auto_startup;		/* growing from a low rate, gain 2 */
+	u8 auto_flat;			/* startup intervals without growth */
+	u32 auto_startup_q16;		/* best rate at the last growth */
+	u32 auto_best_q16;		/* the best of auto_rate_q16 */
+	s64 auto_epoch_tokens;		/* tokens_ns as the interval began */
 	u32 auto_interval;		/* intervals counted */
 	u64 auto_epoch_ns;		/* start of the current interval */
 	u64 auto_epoch_air;		/* airtime_ns then */

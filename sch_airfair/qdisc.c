@@ -615,43 +615,99 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
  */
 static const u16 airfair_auto_gain_q8[] = { 320, 192, 224, 224 };
 
+static bool airfair_meter_interval_over(const struct airfair_sched *q,
+					u64 elapsed)
+{
+	if (elapsed < AIRFAIR_UTIL_AUTO_INTERVAL_NS)
+		return false;
+	if (q->auto_startup || elapsed >= AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS)
+		return true;
+	return ((elapsed * q->auto_best_q16) >> 16) >=
+	       AIRFAIR_UTIL_AUTO_BURSTS * (u64)q->burst_ns;
+}
+
+/* Startup's gain, or 0 once it has ended (BBR's full-pipe check). */
+static u32 airfair_meter_startup_gain(struct airfair_sched *q, u32 best,
+				      bool demand_limited)
+{
+	if (!q->auto_startup && best < q->auto_startup_q16 / 2) {
+		q->auto_startup = true;
+		q->auto_startup_q16 = best;
+		q->auto_flat = 0;
+	}
+	if (!q->auto_startup)
+		return 0;
+	/* a light load measured its own demand, not the air's rate */
+	if (!demand_limited) {
+		if (best >= q->auto_startup_q16 + q->auto_startup_q16 / 4) {
+			q->auto_startup_q16 = best;
+			q->auto_flat = 0;
+		} else if (++q->auto_flat >= AIRFAIR_UTIL_AUTO_STARTUP_FLAT) {
+			q->auto_startup = false;
+			q->auto_startup_q16 = best;
+			return 0;
+		}
+	}
+	return AIRFAIR_UTIL_AUTO_STARTUP_GAIN_Q8;
+}
+
 static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 {
 	u64 elapsed = now - q->auto_epoch_ns, used, best = 0;
-	bool demand_limited = q->auto_emptied && !q->auto_upload;
+	/*
+	 * The meter held packets while the driver's queue stayed under its
+	 * pending limit: the grant, not the air, set the rate, so probe (the
+	 * queue below reaching the limit is the sign of a full channel). Not
+	 * where it carried an upload's ACKs: the AP's pending airtime is then
+	 * theirs, not the air the uploads take.
+	 */
+	bool grant_limited = q->auto_metered && !q->auto_air_full &&
+			     q->cfg.pending_limit_us && airfair_hook_bound();
+	bool demand_limited = (q->auto_emptied || grant_limited) &&
+			      !q->auto_upload;
 	bool contended = q->auto_stations > 1 && !demand_limited;
+	s64 saved = max_t(s64, q->auto_epoch_tokens, 0);
+	u32 gain;
 	int i;
 
-	if (elapsed < AIRFAIR_UTIL_AUTO_INTERVAL_NS)
+	if (!airfair_meter_interval_over(q, elapsed))
 		return;
 	q->auto_emptied = false;
 	q->auto_upload = false;
+	q->auto_metered = false;
+	q->auto_air_full = false;
 	used = q->airtime_ns - q->auto_epoch_air;
 	q->auto_epoch_ns = now;
 	q->auto_epoch_air = q->airtime_ns;
+	q->auto_epoch_tokens = q->tokens_ns;
 	q->auto_interval++;
 	q->auto_stations = 0;
-	if (!used || elapsed > NSEC_PER_SEC)
+	if (!used || elapsed > 2 * AIRFAIR_UTIL_AUTO_INTERVAL_MAX_NS)
 		return;
 	/*
-	 * What the grant let through, at most: the rest is debt. An upload's
-	 * ACK carries the air of every frame it acknowledges, tens of ms of it
-	 * after a hold, all charged in one interval. Counted as the air's rate,
-	 * such ACKs left the grant at two to three times the channel's rate
-	 * (the testbed's mixed scenario on 6.1), the meter stopped binding, the
+	 * What the grant let through, at most: its rate over the interval and
+	 * the tokens saved before it; the rest is debt. An upload's ACK carries
+	 * the air of every frame it acknowledges, tens of ms of it after a
+	 * hold, all charged in one interval. Counted as the air's rate, such
+	 * ACKs left the grant at two to three times the channel's rate (the
+	 * testbed's mixed scenario on 6.1), the meter stopped binding, the
 	 * upload window opened with it, and a station's upload ran ahead of
-	 * its charge.
+	 * its charge. A whole burst allowed on top of every sample was as bad
+	 * where the air's rate is a few per cent of real time: a 100 ms
+	 * interval's grant is then about one burst.
 	 */
-	used = min_t(u64, used, ((elapsed * q->util_q16) >> 16) + q->burst_ns);
+	used = min_t(u64, used, ((elapsed * q->util_q16) >> 16) + saved);
 	q->auto_rate_q16[q->auto_slot] = min_t(u64, div64_u64(used << 16, elapsed),
 					       q->util_auto_max_q16);
 	q->auto_slot = (q->auto_slot + 1) % AIRFAIR_UTIL_AUTO_WIN;
 	for (i = 0; i < AIRFAIR_UTIL_AUTO_WIN; i++)
 		best = max_t(u64, best, q->auto_rate_q16[i]);
+	q->auto_best_q16 = best;
 	q->auto_phase = (q->auto_phase + 1) % ARRAY_SIZE(airfair_auto_gain_q8);
 	/* one station alone has no one to share with: never hold it under */
-	q->util_q16 = clamp_t(u64, (best * airfair_auto_gain_q8[contended ?
-							     q->auto_phase : 0]) >> 8,
+	gain = airfair_meter_startup_gain(q, best, demand_limited) ?:
+	       airfair_auto_gain_q8[contended ? q->auto_phase : 0];
+	q->util_q16 = clamp_t(u64, (best * gain) >> 8,
 			      min_t(u32, AIRFAIR_UTIL_AUTO_MIN_Q16,
 				    q->util_auto_max_q16),
 			      q->util_auto_max_q16);
@@ -679,6 +735,7 @@ static bool airfair_meter_allows(struct Qdisc *sch)
 	if (q->tokens_ns >= 0)
 		return true;
 	q->meter_stalls++;
+	q->auto_metered = true;
 	qdisc_watchdog_schedule_ns(&q->watchdog, now +
 				   div_u64((u64)(-q->tokens_ns) << 16, q->util_q16));
 	return false;
@@ -754,6 +811,7 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 		return true;
 	}
 	q->pend_held = true;
+	q->auto_air_full = true;
 	q->pending_stalls++;
 	qdisc_watchdog_schedule_ns(&q->watchdog, now +
 				   (u64)clamp(phy_us - limit + 1, 100U, 2000U) *
@@ -1358,6 +1416,11 @@ static void airfair_apply_config(struct Qdisc *sch)
 		q->util_auto = true;
 		q->util_q16 = min_t(u32, 1 << 16, q->util_auto_max_q16);
 		memset(q->auto_rate_q16, 0, sizeof(q->auto_rate_q16));
+		q->auto_best_q16 = 0;
+		q->auto_startup = true;
+		q->auto_startup_q16 = 0;
+		q->auto_flat = 0;
+		q->auto_epoch_tokens = q->tokens_ns;
 		q->auto_epoch_ns = ktime_get_ns();
 		q->auto_epoch_air = q->airtime_ns;
 	} else {
