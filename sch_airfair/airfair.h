@@ -343,7 +343,7 @@ struct airfair_sched {
 	bool auto_air_full;		/* pending-limit held packets */
 	bool auto_startup;		/* growing from a low rate, gain 2 */
 	u8 auto_flat;			/* startup intervals without growth */
-	u32 auto_startup_q16;		/* best rate at the last growth */
+	u32 auto_startup_q16;		/* best at the last growth, or at exit */
 	u32 auto_best_q16;		/* the best of auto_rate_q16 */
 	s64 auto_epoch_tokens;		/* tokens_ns as the interval began */
 	u32 auto_interval;		/* intervals counted */

@@ -654,6 +654,14 @@ static u32 airfair_meter_startup_gain(struct airfair_sched *q, u32 best,
 static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 {
 	u64 elapsed = now - q->auto_epoch_ns, used, best = 0;
+	bool grant_limited, demand_limited, contended;
+	s64 saved;
+	u32 gain;
+	int i;
+
+	/* every dequeue comes here: nothing before this test */
+	if (!airfair_meter_interval_over(q, elapsed))
+		return;
 	/*
 	 * The meter held packets while the driver's queue stayed under its
 	 * pending limit: the grant, not the air, set the rate, so probe (the
@@ -661,17 +669,11 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	 * where it carried an upload's ACKs: the AP's pending airtime is then
 	 * theirs, not the air the uploads take.
 	 */
-	bool grant_limited = q->auto_metered && !q->auto_air_full &&
-			     q->cfg.pending_limit_us && airfair_hook_bound();
-	bool demand_limited = (q->auto_emptied || grant_limited) &&
-			      !q->auto_upload;
-	bool contended = q->auto_stations > 1 && !demand_limited;
-	s64 saved = max_t(s64, q->auto_epoch_tokens, 0);
-	u32 gain;
-	int i;
-
-	if (!airfair_meter_interval_over(q, elapsed))
-		return;
+	grant_limited = q->auto_metered && !q->auto_air_full &&
+			q->cfg.pending_limit_us && airfair_hook_bound();
+	demand_limited = (q->auto_emptied || grant_limited) && !q->auto_upload;
+	contended = q->auto_stations > 1 && !demand_limited;
+	saved = max_t(s64, q->auto_epoch_tokens, 0);
 	q->auto_emptied = false;
 	q->auto_upload = false;
 	q->auto_metered = false;
