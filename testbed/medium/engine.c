@@ -661,6 +661,8 @@ static void deliver(struct medium *m, struct med_chan *c, struct med_tx *tx)
 {
 	struct med_frame *f = tx->f;
 
+	f->rx_ampdu = 0;	/* a PPDU of its own */
+
 	if (f->dst >= 0 && f->dst != MED_BCAST) {
 		if (m->rx && m->radio[f->dst].present)
 			m->rx(m->ctx, f, f->dst, f->signal);
@@ -735,6 +737,9 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	if (tx->ok) {
 		cell->data_ns += tx->ppdu_ns;
 		cell->ovh_ns += tx->resp_ns;
+		/* the receiver marks its subframes with the A-MPDU's number */
+		if (!++m->ampdus_delivered)
+			m->ampdus_delivered = 1;
 	}
 	for (int j = 0; j < tx->nagg; j++) {
 		struct med_frame *g = tx->agg[j];
@@ -743,6 +748,7 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 			cell->frames++;
 			cell->bytes += g->len;
 			cell_count_rate1(cell, g);
+			g->rx_ampdu = m->ampdus_delivered;
 			if (m->rx && m->radio[g->dst].present)
 				m->rx(m->ctx, g, g->dst, g->signal);
 		} else if (next_rate(m, g) >= 0) {

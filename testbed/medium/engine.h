@@ -43,6 +43,7 @@ struct med_frame {
 	bool acked;
 	bool dropped;			/* queue overflow, never sent */
 	int signal;			/* dBm of the ACK / last attempt */
+	uint32_t rx_ampdu;		/* at delivery: the A-MPDU's number, 0 none */
 	/*
 	 * An A-MPDU report for rate control rides on this frame's status:
 	 * rep_len MPDUs sent, rep_ack acknowledged, in one attempt at rate slot
@@ -154,6 +155,7 @@ struct medium {
 	bool qdrop_fattest;		/* full: drop from the longest receiver's */
 	int retry_limit;		/* cap on attempts, 0: take the rate table */
 	int ampdu_max;			/* MPDUs per A-MPDU, <= 1: no aggregation */
+	uint32_t ampdus_delivered;	/* numbers them, from 1, skipping 0 on wrap */
 	struct med_radio radio[MED_MAX_RADIOS];
 	struct med_chan chan[MED_MAX_CHANS];
 	int nchan;

@@ -53,6 +53,8 @@ enum {
 #define HWSIM_RX_RATE_INFO		(1 << 4)
 #define HWSIM_RX_RATE_VHT		(1 << 5)
 #define HWSIM_RX_RATE_SGI		(1 << 6)
+/* testbed/hwsim-patches 0003: a subframe of A-MPDU number bits 24-31 */
+#define HWSIM_RX_AMPDU			(1 << 7)
 #define FC1_RETRY			0x08	/* Frame Control, second octet */
 #define HWSIM_RC_USE_SHORT_PREAMBLE	(1 << 2)
 #define HWSIM_RC_MCS			(1 << 3)
@@ -501,6 +503,8 @@ static void cb_rx(void *ctx, struct med_frame *f, int rx, int signal)
 			rx_flags |= HWSIM_RX_RATE_VHT | (uint32_t)(r->nss & 0xf) << 16;
 		if (r->gi == AIRFAIR_GI_SHORT)
 			rx_flags |= HWSIM_RX_RATE_SGI;
+		if (f->rx_ampdu)
+			rx_flags |= HWSIM_RX_AMPDU | (f->rx_ampdu & 0xff) << 24;
 	}
 	msg = msg_new(h, HWSIM_CMD_FRAME);
 	if (!msg)
