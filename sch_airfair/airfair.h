@@ -280,6 +280,7 @@ struct airfair_sta {
 	u32 expected_kbps;		/* rate control's, 0 = unknown */
 	u32 pending_us;			/* last reported by the hook */
 	u16 ampdu_x16;			/* hook: its MPDUs per PPDU, 1/16; 0 = unknown */
+	u16 up_ampdu_x16;		/* hook: the same of what it sends */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	struct tc_airfair_rate up_rate;
 	u32 up_loss_q16;		/* its received frames' Retry share */
@@ -413,6 +414,8 @@ int airfair_config_costable(const struct airfair_sched *q,
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
 u8 airfair_sta_ampdu(const struct airfair_config *c,
 		     const struct airfair_sta *sta);
+u8 airfair_sta_up_ampdu(const struct airfair_config *c,
+			const struct airfair_sta *sta);
 void airfair_sta_set_weight(struct airfair_sta *sta, u16 weight);
 void airfair_sta_release(struct airfair_sched *q, struct airfair_sta *sta);
 void airfair_stas_gc(struct airfair_sched *q);

@@ -41,10 +41,11 @@ struct airfair_m80211_report {
 	u32 ampdu_len;			/* MPDUs per PPDU, 1/16 */
 	struct rate_info rx_rate;
 	u32 rx_retry;
+	u32 rx_ampdu_len;		/* what the station sends, as ampdu_len */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
-#define AIRFAIR_HOOK_ABI	2
+#define AIRFAIR_HOOK_ABI	3
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -76,6 +77,7 @@ struct airfair_hook_update {
 	u32 ampdu_x16;
 	struct rate_info rx_rate;
 	u32 rx_retry;
+	u32 rx_ampdu_x16;
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -167,6 +169,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->expected_kbps = 0;
 			sta->pending_us = 0;
 			sta->ampdu_x16 = 0;
+			sta->up_ampdu_x16 = 0;
 			sta->has_up_rate = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
@@ -194,6 +197,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	}
 	sta->has_up_rate = has_up;
 	sta->ampdu_x16 = min_t(u32, u->ampdu_x16, AIRFAIR_MAX_AMPDU * 16);
+	sta->up_ampdu_x16 = min_t(u32, u->rx_ampdu_x16, AIRFAIR_MAX_AMPDU * 16);
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
@@ -283,6 +287,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->ampdu_x16 = r->ampdu_len;
 		u->rx_rate = r->rx_rate;
 		u->rx_retry = r->rx_retry;
+		u->rx_ampdu_x16 = r->rx_ampdu_len;
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

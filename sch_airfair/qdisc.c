@@ -1770,8 +1770,8 @@ struct airfair_sta_snap {
 	struct tc_airfair_rate rate;
 	u32 loss_q16, source_age_ms, cost_a, cost_b, qlen, backlog, drops;
 	u32 expected_kbps, pending_us, phy_pending_us, delack, delack_down, rtt_us;
-	u32 ampdu_x16, up_loss_q16;
-	u8 ampdu_used;
+	u32 ampdu_x16, up_ampdu_x16, up_loss_q16;
+	u8 ampdu_used, up_ampdu_used;
 	bool has_up_rate;
 	struct tc_airfair_rate up_rate;
 	s32 deficit;
@@ -1804,6 +1804,9 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 	n->cost_a = sta->costs.data.a_ns;
 	n->ampdu_x16 = sta->ampdu_x16;
 	n->ampdu_used = airfair_sta_ampdu(&q->cfg, sta);
+	n->up_ampdu_x16 = sta->up_ampdu_x16;
+	n->up_ampdu_used = sta->up_rate.mode == AIRFAIR_MODE_LEGACY ? 1 :
+			   airfair_sta_up_ampdu(&q->cfg, sta);
 	n->has_up_rate = sta->has_up_rate;
 	n->up_rate = sta->up_rate;
 	n->up_loss_q16 = sta->up_loss_q16;
@@ -1952,7 +1955,12 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	     (airfair_put_rate(d->skb, TCA_AIRFAIR_CSTATS_UP_RATE, &n.up_rate) ||
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_RATE_KBPS,
 			  airfair_rate_kbps(&n.up_rate)) ||
-	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_LOSS, n.up_loss_q16))) ||
+	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_LOSS, n.up_loss_q16) ||
+	      nla_put_u8(d->skb, TCA_AIRFAIR_CSTATS_UP_AMPDU_USED,
+			 n.up_ampdu_used) ||
+	      (n.up_ampdu_x16 &&
+	       nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_AMPDU,
+			   n.up_ampdu_x16)))) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_RTT_US, n.rtt_us)) {
 		nla_nest_cancel(d->skb, st);
 		return -EMSGSIZE;

@@ -113,6 +113,20 @@ u8 airfair_sta_ampdu(const struct airfair_config *c,
 		       AIRFAIR_MAX_AMPDU);
 }
 
+/*
+ * The same for what @sta sends (upload data, its TCP ACKs): under `ampdu
+ * auto` what the hook saw arrive from it; the AP's own figure to it until
+ * then, or with a driver that does not mark received A-MPDUs.
+ */
+u8 airfair_sta_up_ampdu(const struct airfair_config *c,
+			const struct airfair_sta *sta)
+{
+	if (c->ampdu || !sta->up_ampdu_x16)
+		return airfair_sta_ampdu(c, sta);
+	return clamp_t(u32, DIV_ROUND_CLOSEST(sta->up_ampdu_x16, 16), 1,
+		       AIRFAIR_MAX_AMPDU);
+}
+
 /* Can every rate in use, and the default rate, be costed under @c? */
 int airfair_config_costable(const struct airfair_sched *q,
 			    const struct airfair_config *c)
@@ -180,8 +194,8 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	 * the uplink's rate and loss).
 	 */
 	if (sta->has_up_rate && sta != q->mcast && c->model != AIRFAIR_MODEL_NAIVE &&
-	    !airfair_costs_at(c, &sta->up_rate, airfair_sta_up_loss(sta), ampdu,
-			      &up)) {
+	    !airfair_costs_at(c, &sta->up_rate, airfair_sta_up_loss(sta),
+			      airfair_sta_up_ampdu(c, sta), &up)) {
 		sta->costs.up = up.data;
 		sta->costs.up_data_ns = up.up_data_ns;
 		sta->costs.sta_ack_ns = up.sta_ack_ns;

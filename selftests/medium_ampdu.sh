@@ -17,7 +17,9 @@
 # station must lose hardly an MPDU to a spent retry chain. Last, under airfair with
 # `ampdu auto`, each station's A-MPDU length as the mac80211 hook reports it must match
 # the medium's within a factor 1.5 and be the one airfair charges (needs the patched
-# mac80211 too).
+# mac80211 too); so must the length of the A-MPDUs each station sends, which the hook
+# counts from the A-MPDU number the medium puts on received subframes (hwsim patch
+# 0003, mac80211 patch 395) and airfair charges what the station sends by.
 # Needs the patched hwsim: vm/run.sh --modules build/KVER/hwsim (skips without it).
 #   AIRFAIR_MEDIUM_K (default 20), AIRFAIR_AMPDU_SECS (default 16)
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +36,7 @@ require_cmd iw hostapd wpa_supplicant iperf3 jq
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 [ -f "/lib/modules/$(uname -r)/updates/mac80211_hwsim.ko" ] ||
 	ktap_skip_all "needs the testbed's mac80211_hwsim (testbed/hwsim-patches/build.sh; vm/run.sh --modules build/KVER/hwsim)"
-ktap_set_plan 8
+ktap_set_plan 9
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -186,12 +188,27 @@ fi
 # airfair `ampdu auto`: the hook's MPDUs per PPDU for each station against the medium's
 # over the same seconds (MPDUs sent per PPDU attempt, frames sent alone included), and
 # the charge using it rounded.
-mpdus() { # mpdus <stats file>: "PPDU-attempts MPDUs" of AP->sta1..3, one line each
+mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs" of AP->sta1..3 (sta->AP), a line each
+	local dir=${2:-down}
 	for i in 1 2 3; do
-		jq -r --argjson i "$i" '[.medium.links[] | select(.tx == 0 and .rx == $i and .ac == "be")] |
+		jq -r --argjson i "$i" --arg d "$dir" '[.medium.links[] | select(.ac == "be" and
+			(if $d == "up" then .tx == $i and .rx == 0 else .tx == 0 and .rx == $i end))] |
 			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0)"' \
 			"$1" 2>/dev/null || echo "0 0"
 	done
+}
+# sample TAG: after 5 s, airfair's class stats 12 times, 0.5 s apart, into TAG-class.json,
+# and the medium's before (before-TAG.json), at each sample (TAG-mK.json) and after
+sample() {
+	sleep 5
+	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/before-$1.json"
+	: > "$WIFI_DIR/$1-class.json"
+	for k in $(seq 12); do
+		tc -j -s class show dev "$AP_IF" | grep '^{' >> "$WIFI_DIR/$1-class.json"
+		cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/$1-m$k.json"
+		sleep 0.5
+	done
+	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/after-$1.json"
 }
 if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 	ktap_test_skip "airfair charges the hook's A-MPDU length" "mac80211 without the TX report hook"
@@ -210,15 +227,7 @@ else
 	# the hook's figure covers a station's last 32-64 PPDUs or 128-256 MPDUs, which
 	# still hold the UDP stage's before airfair: sampled 12 times, 0.5 s apart, after
 	# 5 s, against the medium's over the same seconds
-	sleep 5
-	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/before-af.json"
-	: > "$WIFI_DIR/af-class.json"
-	for k in $(seq 12); do
-		tc -j -s class show dev "$AP_IF" | grep '^{' >> "$WIFI_DIR/af-class.json"
-		cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/af-m$k.json"
-		sleep 0.5
-	done
-	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/after-af.json"
+	sample af
 	wait "${clients[@]}"
 	mapfile -t m0 < <(mpdus "$WIFI_DIR/before-af.json")
 	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-af.json")
@@ -265,6 +274,60 @@ else
 		done
 		for i in 1 2 3; do log "sta$i: medium's MPDUs per PPDU between samples${per[i - 1]}"; done
 		ktap_test_fail "airfair charges the hook's A-MPDU length ($msg)"
+	fi
+fi
+# The uplink: TCP from each station to the AP, the hook's MPDUs per PPDU for what each
+# sends (class stats' up.ampdu_measured) against the medium's over the same seconds.
+# TCP, not UDP: mac80211 reports a station on the TX status of frames to it (here the
+# AP's TCP ACKs), and a station the AP sends nothing to is not charged anything.
+if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+	ktap_test_skip "airfair charges the station's own A-MPDU length" "mac80211 without the TX report hook"
+elif ! tc qdisc show dev "$AP_IF" | grep -q '^qdisc airfair'; then
+	ktap_test_fail "airfair charges the station's own A-MPDU length (airfair not installed)"
+else
+	for i in 1 2 3; do
+		iperf3 -s -D -1 -p $((5330 + i)) -I "$WIFI_DIR/iperf-up$i.pid"
+	done
+	sleep 0.5
+	clients=()
+	for i in 1 2 3; do
+		timeout 40 ip netns exec "$(sta_ns "$i")" iperf3 -c "$WIFI_AP_IP" \
+			-p $((5330 + i)) -t 13 -J > "$WIFI_DIR/up$i.json" 2>&1 &
+		clients+=($!)
+	done
+	sample up
+	wait "${clients[@]}"
+	mapfile -t m0 < <(mpdus "$WIFI_DIR/before-up.json" up)
+	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-up.json" up)
+	ok=1 agg=0 msg=""
+	for i in 1 2 3; do
+		read -r a0 n0 <<< "${m0[i - 1]}"
+		read -r a1 n1 <<< "${m1[i - 1]}"
+		read -r used last meas <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
+			'[.[] | (.station // empty) | select(.addr == $a) | .up // empty] |
+			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // 0) | add / (length + 0.0001))"' \
+			"$WIFI_DIR/up-class.json")"
+		meas=$(awk -v m="$meas" 'BEGIN{printf "%.2f", m}')
+		truth=$(awk -v a=$((a1 - a0)) -v n=$((n1 - n0)) 'BEGIN{if (a > 0) printf "%.2f", n / a; else print 0}')
+		msg+="sta$i: hook ${meas:-?} medium $truth charged ${used:-?}; "
+		# within a factor 1.3 (the hook sees only the MPDUs that arrived, the medium
+		# counts every PPDU attempt); a TCP upload here aggregates little (1-2 MPDUs),
+		# so some station must reach 1.5, which a hook that counted each MPDU as a PPDU
+		# of its own would miss
+		awk -v m="${meas:-0}" -v t="$truth" -v u="${used:-0}" -v l="${last:-0}" 'BEGIN{
+			exit !(m > 0 && t > 0 && m <= 1.3 * t && t <= 1.3 * m && u == int(l + 0.5))}' || ok=0
+		awk -v t="$truth" 'BEGIN{exit !(t >= 1.5)}' && agg=1
+	done
+	[ "$agg" = 1 ] || ok=0
+	if [ $ok = 1 ]; then
+		ktap_test_pass "airfair charges the station's own A-MPDU length ($msg)"
+	else
+		for i in 1 2 3; do
+			log "sta$i: hook's uplink A-MPDU length samples $(jq -r -s --arg a "${STA_MAC[i]}" \
+				'[.[] | (.station // empty) | select(.addr == $a) | .up.ampdu_measured // 0] | map(tostring) | join(" ")' \
+				"$WIFI_DIR/up-class.json")"
+		done
+		ktap_test_fail "airfair charges the station's own A-MPDU length ($msg)"
 	fi
 fi
 ktap_finished

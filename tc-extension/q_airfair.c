@@ -1738,6 +1738,11 @@ static void af_print_cstats(struct rtattr **tb)
 			print_float(PRINT_ANY, "loss_pct", " retry %.2f%%",
 				    af_loss_pct(l));
 		}
+		if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU_USED], 1))
+			print_uint(PRINT_ANY, "ampdu_used", " ampdu %u",
+				   rta_getattr_u8(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU_USED]));
+		af_print_fixed(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU], "ampdu_x16",
+			       "ampdu_measured", " (measured %.1f)", 16);
 		close_json_object();
 	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_EXPECTED_TPUT], 4))

@@ -64,7 +64,7 @@ int main(void)
 	struct tc_airfair_rate up = { .mode = AIRFAIR_MODE_VHT, .mcs = 9, .nss = 1,
 				      .bw = AIRFAIR_BW_80, .gi = AIRFAIR_GI_SHORT };
 	__u16 w = 2;
-	__u8 src = AIRFAIR_SRC_FEEDER, ampdu = 8;
+	__u8 src = AIRFAIR_SRC_FEEDER, ampdu = 8, up_ampdu = 12;
 	int i;
 
 	msg(RTM_NEWQDISC, 0x80010000, TC_H_ROOT);
@@ -113,6 +113,8 @@ int main(void)
 	rate(TCA_AIRFAIR_CSTATS_UP_RATE, &up);
 	u32(TCA_AIRFAIR_CSTATS_UP_RATE_KBPS, 390000);
 	u32(TCA_AIRFAIR_CSTATS_UP_LOSS, 6554);
+	put(TCA_AIRFAIR_CSTATS_UP_AMPDU_USED, &up_ampdu, 1);
+	u32(TCA_AIRFAIR_CSTATS_UP_AMPDU, 12 * 16 + 3);
 	end(app);
 	end(s);
 	fwrite(buf, 1, h->nlmsg_len, stdout);

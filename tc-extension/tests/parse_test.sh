@@ -104,6 +104,7 @@ if [ -x "$TC_LIB_DIR/mkstats" ]; then
 	   grep -q 'deficit -500ns' <<<"$txt" &&
 	   grep -q 'expected 420000kbit pending 2500us phy 6000us rtt 20.3ms' <<<"$txt" &&
 	   grep -q 'upload 1021 frames backlogged 12.3s' <<<"$txt" &&
+	   grep -q 'retry 10.00% ampdu 12 (measured 12.2)' <<<"$txt" &&
 	   grep -q 'rtt_samples 115 rtt_untracked 116' <<<"$txt"; then ok "xstats text (qdisc and class)"
 	else not_ok "xstats text (qdisc and class)" "$txt"; fi
 	js=$($TC -j -s monitor file "$tmp/st.nl" 2>&1 | grep '^{' | jq -s -c . 2>&1)
@@ -113,6 +114,8 @@ if [ -x "$TC_LIB_DIR/mkstats" ]; then
 		jq -e --arg k "$k" '.[1].station | has($k)' >/dev/null <<<"$js" || miss+=" station.$k"; done
 	for k in $(keys 'rate object'); do
 		jq -e --arg k "$k" '.[1].station.rate | has($k)' >/dev/null <<<"$js" || miss+=" rate.$k"; done
+	for k in spec rate_kbps loss loss_pct ampdu_used ampdu_x16 ampdu_measured; do
+		jq -e --arg k "$k" '.[1].station.up | has($k)' >/dev/null <<<"$js" || miss+=" up.$k"; done
 	for k in addr weight rate loss_pct loss; do
 		jq -e --arg k "$k" '.[0].station_options | has($k)' >/dev/null <<<"$js" || miss+=" station_options.$k"; done
 	if [ -z "$miss" ]; then ok "class JSON has every documented key"

@@ -327,6 +327,12 @@ enum {
 						 * share), 1/65536
 						 */
 	TCA_AIRFAIR_CSTATS_UP_RATE_KBPS,	/* u32: PHY rate of @UP_RATE */
+	TCA_AIRFAIR_CSTATS_UP_AMPDU,		/* u32: MPDUs per PPDU the hook saw the
+						 * station send in, 1/16
+						 */
+	TCA_AIRFAIR_CSTATS_UP_AMPDU_USED,	/* u8: MPDUs per PPDU the charge for
+						 * what it sends uses
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
