@@ -305,7 +305,8 @@ else
 		read -r a1 n1 <<< "${m1[i - 1]}"
 		read -r used last meas <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
 			'[.[] | (.station // empty) | select(.addr == $a) | .up // empty] |
-			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // 0) | add / (length + 0.0001))"' \
+			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // empty) |
+			if length > 0 then add / length else 0 end)"' \
 			"$WIFI_DIR/up-class.json")"
 		meas=$(awk -v m="$meas" 'BEGIN{printf "%.2f", m}')
 		truth=$(awk -v a=$((a1 - a0)) -v n=$((n1 - n0)) 'BEGIN{if (a > 0) printf "%.2f", n / a; else print 0}')
