@@ -1805,8 +1805,7 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 	n->ampdu_x16 = sta->ampdu_x16;
 	n->ampdu_used = airfair_sta_ampdu(&q->cfg, sta);
 	n->up_ampdu_x16 = sta->up_ampdu_x16;
-	n->up_ampdu_used = sta->up_rate.mode == AIRFAIR_MODE_LEGACY ? 1 :
-			   airfair_sta_up_ampdu(&q->cfg, sta);
+	n->up_ampdu_used = airfair_sta_up_ampdu(&q->cfg, sta);
 	n->has_up_rate = sta->has_up_rate;
 	n->up_rate = sta->up_rate;
 	n->up_loss_q16 = sta->up_loss_q16;

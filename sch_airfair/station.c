@@ -98,6 +98,11 @@ int airfair_costs_for(const struct airfair_config *c,
 	return airfair_costs_at(c, rate, loss_q16, c->ampdu ?: 1, out);
 }
 
+static u8 airfair_ampdu_round(u32 x16)
+{
+	return clamp_t(u32, DIV_ROUND_CLOSEST(x16, 16), 1, AIRFAIR_MAX_AMPDU);
+}
+
 /*
  * MPDUs per PPDU for @sta: the configured number, or under `ampdu auto` the
  * mean the hook measured, to the nearest whole MPDU (the fixed part it
@@ -107,24 +112,23 @@ int airfair_costs_for(const struct airfair_config *c,
 u8 airfair_sta_ampdu(const struct airfair_config *c,
 		     const struct airfair_sta *sta)
 {
-	if (c->ampdu)
-		return c->ampdu;
-	return clamp_t(u32, DIV_ROUND_CLOSEST(sta->ampdu_x16, 16), 1,
-		       AIRFAIR_MAX_AMPDU);
+	return c->ampdu ?: airfair_ampdu_round(sta->ampdu_x16);
 }
 
 /*
- * The same for what @sta sends (upload data, its TCP ACKs): under `ampdu
- * auto` what the hook saw arrive from it; the AP's own figure to it until
- * then, or with a driver that does not mark received A-MPDUs.
+ * The same for what @sta sends (upload data, its TCP ACKs), 1 at a legacy
+ * uplink rate: under `ampdu auto` what the hook saw arrive from it; the
+ * AP's own figure to it until then, or with a driver that does not mark
+ * received A-MPDUs.
  */
 u8 airfair_sta_up_ampdu(const struct airfair_config *c,
 			const struct airfair_sta *sta)
 {
+	if (sta->up_rate.mode == AIRFAIR_MODE_LEGACY)
+		return 1;
 	if (c->ampdu || !sta->up_ampdu_x16)
 		return airfair_sta_ampdu(c, sta);
-	return clamp_t(u32, DIV_ROUND_CLOSEST(sta->up_ampdu_x16, 16), 1,
-		       AIRFAIR_MAX_AMPDU);
+	return airfair_ampdu_round(sta->up_ampdu_x16);
 }
 
 /* Can every rate in use, and the default rate, be costed under @c? */
