@@ -104,14 +104,16 @@ static u8 airfair_ampdu_round(u32 x16)
 }
 
 /*
- * MPDUs per PPDU for @sta: the configured number, or under `ampdu auto` the
- * mean the hook measured, to the nearest whole MPDU (the fixed part it
- * divides is a few tens of microseconds: the rounding moves a frame's cost
- * by well under a percent).
+ * MPDUs per PPDU for @sta, 1 at a legacy rate: the configured number, or
+ * under `ampdu auto` the mean the hook measured, to the nearest whole MPDU
+ * (the fixed part it divides is a few tens of microseconds: the rounding
+ * moves a frame's cost by well under a percent).
  */
 u8 airfair_sta_ampdu(const struct airfair_config *c,
 		     const struct airfair_sta *sta)
 {
+	if (sta->rate.mode == AIRFAIR_MODE_LEGACY)
+		return 1;
 	return c->ampdu ?: airfair_ampdu_round(sta->ampdu_x16);
 }
 

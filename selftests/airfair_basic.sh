@@ -16,7 +16,7 @@ require_root
 require_cmd tc ip iperf3 jq
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
-ktap_set_plan 14
+ktap_set_plan 15
 veth_setup 3 || ktap_skip_all "cannot build the veth/macvlan topology"
 
 check() {	# check NAME CONDITION-COMMAND...
@@ -164,7 +164,17 @@ read -r s1 s2 sent2 got2 < <(share_run)
 log "weights 2:1, 6 vs 54 Mbit/s: airtime shares $s1% / $s2%; station 2 sent $sent2, got $got2 Mbit/s"
 share_check "weights 2:1 give 66.7/33.3 within 2% ($s1 / $s2)" "$s1" 66.67 "$sent2" "$got2"
 
-# 5. ACK filter drops redundant ACKs without stalling an upload
+# 5. a fixed A-MPDU length applies to HT stations only: a legacy rate has no aggregate,
+# and the class stats say what the charge assumes
+fresh 11n-5g ampdu 8 station "$(sta_mac 1)" rate 24mbit station "$(sta_mac 2)" rate ht-mcs 7
+ping -q -c 2 -i 0.2 "$(sta_addr 1)" >/dev/null; ping -q -c 2 -i 0.2 "$(sta_addr 2)" >/dev/null
+a1=$(sta_field $DEV "$(sta_mac 1)" ampdu_used)
+a2=$(sta_field $DEV "$(sta_mac 2)" ampdu_used)
+log "ampdu 8 on 11n-5g: ampdu_used at 24 Mbit/s $a1, at HT MCS 7 $a2"
+check "ampdu 8: 1 MPDU per PPDU charged at a legacy rate ($a1), 8 at HT MCS 7 ($a2)" \
+	test "$a1" = 1 -a "$a2" = 8
+
+# 6. ACK filter drops redundant ACKs without stalling an upload
 fresh 11a ack-filter station "$(sta_mac 2)" rate 6mbit
 up=$(af_iperf 2 tcp-up 4)
 af=$(qdisc_field $DEV drop_ackfilter)
@@ -172,7 +182,7 @@ log "upload with ack-filter at 6 Mbit/s: $up Mbit/s, ACKs filtered: $af"
 check "ack-filter drops ACKs ($af) and the upload keeps going ($up Mbit/s)" \
 	awk -v a="${af:-0}" -v u="$up" 'BEGIN { exit !(a > 0 && u > 0.5) }'
 
-# 6. delete and unload while traffic runs
+# 7. delete and unload while traffic runs
 af_iperf 1 tcp-down 4 >/dev/null &
 sleep 1
 tc qdisc del dev $DEV root && rmmod sch_airfair
