@@ -18,20 +18,30 @@ def _links(path):
 
 
 def window(m0, m1, tx, rx):
-    """The link tx -> rx over the window (m1 - m0), every AC: air + idle, frames,
-    attempts, bytes, and the bytes first tried at each rate."""
-    out = {"air_us": 0.0, "frames": 0, "attempts": 0, "bytes": 0, "first_rate_bytes": {}}
+    """The link tx -> rx over the window (m1 - m0), every AC: air + idle, frames (MPDUs
+    delivered), attempts (PPDUs), A-MPDU attempts and their MPDUs, bytes, and the bytes
+    first tried at each rate."""
+    out = {"air_us": 0.0, "frames": 0, "attempts": 0, "ampdus": 0, "ampdu_mpdus": 0,
+           "bytes": 0, "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
             if link["tx"] != tx or link["rx"] != rx:
                 continue
             out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
-            for k in ("frames", "attempts", "bytes"):
+            for k in ("frames", "attempts", "ampdus", "ampdu_mpdus", "bytes"):
                 out[k] += sign * link.get(k, 0)
             frb = out["first_rate_bytes"]
             for rate, n in link.get("first_rate_bytes", {}).items():
                 frb[rate] = frb.get(rate, 0) + sign * n
     return out
+
+
+def mpdu_loss(w):
+    """The share of MPDU attempts that failed on a window() of a link: the medium counts
+    a link's attempts per PPDU, and an A-MPDU attempt tries each of its MPDUs. None
+    without attempts."""
+    tries = w["attempts"] - w["ampdus"] + w["ampdu_mpdus"]
+    return 1 - w["frames"] / tries if tries > 0 else None
 
 
 def breakdown(prefix):

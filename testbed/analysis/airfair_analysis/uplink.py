@@ -9,11 +9,14 @@ and Retry-bit share r (the qdisc's class stats at the window's end), the station
 rate (the one most of its uplink bytes were first tried at), and the model's charge for
 those frames and bytes over their air at the main rate for two readings of r: a loss per
 attempt (1 / (1 - r) attempts a frame) and one failure per retried frame (1 + r), which
-sch_airfair charges (docs/mac80211-hook.md, Uplink). 802.11a/g links only: an A-MPDU's
-MPDUs all carry the bit when its PPDU is retried, so r means something else there."""
+sch_airfair charges (docs/mac80211-hook.md, Uplink); 802.11a/g links only: an A-MPDU's
+MPDUs all carry the bit when its PPDU is retried, so r means something else there.
+Beside them, any PHY: the medium's loss per MPDU attempt up (station -> AP) and down, and
+the AP's loss to the station as the hook reports it (what the uplink is charged at on
+HT/VHT/HE links)."""
 import sys
 
-from .charges import _links, prefix_main, window
+from .charges import _links, mpdu_loss, prefix_main, window
 from .run import _classes, medium_conf
 from .scenario import airtime_ref
 
@@ -49,8 +52,11 @@ def breakdown(prefix):
         r = up.get("loss", 0) / 65536
         frb = {k: v for k, v in w["first_rate_bytes"].items() if k != "other" and v > 0}
         main = round(float(max(frb, key=frb.get)) * 1000) if frb else None
+        ap_loss = c1.get(mac, {}).get("loss")
         rec = {"station": i, "frames": w["frames"], "air_us": w["air_us"], "retry": r,
-               "hook_kbps": up.get("rate_kbps"), "main_kbps": main}
+               "hook_kbps": up.get("rate_kbps"), "main_kbps": main,
+               "up_loss": mpdu_loss(w), "down_loss": mpdu_loss(window(m0, m1, 0, i)),
+               "ap_loss": None if ap_loss is None else ap_loss / 65536}
         for name, loss in (("per_attempt", r), ("one_retry", r / (1 + r))):
             rec[name] = charge_ratio(t, main, loss, w["frames"], w["bytes"], w["air_us"])
         out.append(rec)
@@ -59,13 +65,15 @@ def breakdown(prefix):
 
 def show(recs, out=sys.stdout):
     print("station  up frames  air+idle ms  Retry share  hook rate  main rate  "
-          "1/(1-r)  1+r", file=out)
+          "1/(1-r)  1+r  loss up  down  AP's", file=out)
     for r in recs:
         def f(x, fmt):
             return "-" if x is None else format(x, fmt)
         print(f"sta{r['station']:<5} {r['frames']:>9}  {r['air_us'] / 1e3:>11.1f}  "
               f"{r['retry']:>11.2f}  {f(r['hook_kbps'], 'd'):>9}  {f(r['main_kbps'], 'd'):>9}  "
-              f"{f(r['per_attempt'], '.2f'):>7}  {f(r['one_retry'], '.2f'):>4}", file=out)
+              f"{f(r['per_attempt'], '.2f'):>7}  {f(r['one_retry'], '.2f'):>4}  "
+              f"{f(r['up_loss'], '.2f'):>7}  {f(r['down_loss'], '.2f'):>4}  "
+              f"{f(r['ap_loss'], '.2f'):>4}", file=out)
 
 
 def main(argv=None):
