@@ -63,9 +63,15 @@ static void airfair_default_rate(const struct airfair_timing *t,
 		r->flags |= AIRFAIR_RATE_F_ERP;
 }
 
+/* @n MPDUs per PPDU at @rate: A-MPDU only exists from HT on */
+static u8 airfair_ampdu_at(const struct tc_airfair_rate *rate, u8 n)
+{
+	return rate->mode == AIRFAIR_MODE_LEGACY ? 1 : n;
+}
+
 /*
- * Costs of a station at @rate under @c, @ampdu MPDUs per PPDU (A-MPDU only
- * exists from HT on). With ack-prio the AP's pure ACKs contend in AC_VO:
+ * Costs of a station at @rate under @c, @ampdu MPDUs per PPDU (one at a
+ * legacy rate). With ack-prio the AP's pure ACKs contend in AC_VO:
  * their own air is VO's (shorter AIFS and backoff), the data's stays BE's.
  */
 static int airfair_costs_at(const struct airfair_config *c,
@@ -75,8 +81,7 @@ static int airfair_costs_at(const struct airfair_config *c,
 	struct airfair_sta_costs vo;
 	int err;
 
-	if (rate->mode == AIRFAIR_MODE_LEGACY)
-		ampdu = 1;
+	ampdu = airfair_ampdu_at(rate, ampdu);
 	err = airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_BE,
 				c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
 				out);
@@ -112,9 +117,8 @@ static u8 airfair_ampdu_round(u32 x16)
 u8 airfair_sta_ampdu(const struct airfair_config *c,
 		     const struct airfair_sta *sta)
 {
-	if (sta->rate.mode == AIRFAIR_MODE_LEGACY)
-		return 1;
-	return c->ampdu ?: airfair_ampdu_round(sta->ampdu_x16);
+	return airfair_ampdu_at(&sta->rate,
+				c->ampdu ?: airfair_ampdu_round(sta->ampdu_x16));
 }
 
 /*
@@ -126,11 +130,10 @@ u8 airfair_sta_ampdu(const struct airfair_config *c,
 u8 airfair_sta_up_ampdu(const struct airfair_config *c,
 			const struct airfair_sta *sta)
 {
-	if (sta->up_rate.mode == AIRFAIR_MODE_LEGACY)
-		return 1;
-	if (c->ampdu || !sta->up_ampdu_x16)
-		return airfair_sta_ampdu(c, sta);
-	return airfair_ampdu_round(sta->up_ampdu_x16);
+	return airfair_ampdu_at(&sta->up_rate,
+				c->ampdu || !sta->up_ampdu_x16 ?
+				airfair_sta_ampdu(c, sta) :
+				airfair_ampdu_round(sta->up_ampdu_x16));
 }
 
 /* Can every rate in use, and the default rate, be costed under @c? */
