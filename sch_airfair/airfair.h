@@ -260,6 +260,9 @@ struct airfair_tcp_opts {
 	u32 tsecr;
 };
 
+/* how long a station counts as busy, or as uploading, after its last packet */
+#define AIRFAIR_BUSY_WINDOW	(HZ / 2)
+
 struct airfair_sta {
 	struct hlist_node hnode;	/* sched->sta_hash, by address */
 	struct list_head node;		/* sched->free_stas or sched->all_stas */
@@ -299,6 +302,11 @@ struct airfair_sta {
 	u32 drops;
 	u64 backlogged_ns;		/* time with packets queued, to backlog_since */
 	u64 backlog_since;		/* ktime ns: when qlen last left 0 */
+	unsigned long up_seen;		/* jiffies: an upload's ACK last queued */
+	s64 cap_tokens_ns;		/* upload cap: its share of the grant */
+	u64 cap_last_ns;		/* ktime ns: tokens last topped up */
+	u64 cap_mark_air;		/* airtime_ns at the last recount */
+	u8 light_runs;			/* recounts in a row it took little */
 
 	struct list_head new_flows;
 	struct list_head old_flows;
@@ -381,6 +389,10 @@ struct airfair_sched {
 
 	/* stations that sent or received in the last AIRFAIR_BUSY_WINDOW */
 	u32 busy_weight;		/* sum of their weights, at least 1 */
+	u32 cap_stalls;			/* dequeues the upload caps held back */
+	u32 cap_weight;			/* weights the caps share the grant by */
+	u32 cap_avail_q16;		/* the grant less what light stations took */
+	u64 cap_mark_ns;		/* ktime ns of the last recount */
 	unsigned long next_busy;	/* jiffies of the next recount */
 
 	struct airfair_rtt rtt;

@@ -42,6 +42,7 @@ static void airfair_sta_init(struct airfair_sta *sta, const u8 *addr)
 	sta->source = AIRFAIR_SRC_DEFAULT;
 	sta->source_changed = jiffies;
 	sta->last_active = jiffies;
+	sta->up_seen = jiffies - AIRFAIR_BUSY_WINDOW - 1;	/* no upload yet */
 	sta->in_use = true;
 }
 

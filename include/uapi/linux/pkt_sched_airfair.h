@@ -269,6 +269,10 @@ enum {
 	TCA_AIRFAIR_STATS_UTILISATION,		/* u32: the meter's grant in force, per
 						 * 65536 of real time (auto: now)
 						 */
+	TCA_AIRFAIR_STATS_CAP_STALLS,		/* u32: dequeues held back because every
+						 * station with packets was an upload
+						 * over its share of the grant
+						 */
 	__TCA_AIRFAIR_STATS_MAX
 };
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
