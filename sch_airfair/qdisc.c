@@ -912,26 +912,26 @@ static bool airfair_sta_capped(struct airfair_sched *q,
 
 /*
  * The first station in vtime order that no upload cap holds (@capping: the
- * caps apply), off the tree.
+ * caps apply), off the tree; if all are held, the watchdog is set for the
+ * soonest of their waits, folded into @wait_ns.
  */
 static struct airfair_sta *airfair_next_sta(struct Qdisc *sch, bool capping,
-					    u64 now)
+					    u64 now, u64 *wait_ns)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
-	u64 wait_ns = NSEC_PER_SEC;
 	struct rb_node *node;
 
 	for (node = rb_first_cached(&q->active); node; node = rb_next(node)) {
 		struct airfair_sta *sta = rb_entry(node, struct airfair_sta, rb);
 
-		if (!capping || !airfair_sta_capped(q, sta, now, &wait_ns)) {
+		if (!capping || !airfair_sta_capped(q, sta, now, wait_ns)) {
 			airfair_sta_deactivate(q, sta);
 			return sta;
 		}
 	}
 	if (rb_first_cached(&q->active)) {
 		q->cap_stalls++;
-		qdisc_watchdog_schedule_ns(&q->watchdog, now + wait_ns);
+		qdisc_watchdog_schedule_ns(&q->watchdog, now + *wait_ns);
 	}
 	return NULL;
 }
@@ -968,7 +968,7 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 			sta = NULL;
 		}
 		if (!sta) {
-			sta = airfair_next_sta(sch, root, now);
+			sta = airfair_next_sta(sch, root, now, &wait_ns);
 			if (!sta)
 				goto out;
 			q->cur = sta;
