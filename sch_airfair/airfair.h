@@ -424,10 +424,10 @@ int airfair_costs_for(const struct airfair_config *c,
 int airfair_config_costable(const struct airfair_sched *q,
 			    const struct airfair_config *c);
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
-u8 airfair_sta_ampdu(const struct airfair_config *c,
-		     const struct airfair_sta *sta);
-u8 airfair_sta_up_ampdu(const struct airfair_config *c,
-			const struct airfair_sta *sta);
+u16 airfair_sta_ampdu(const struct airfair_config *c,
+		      const struct airfair_sta *sta);
+u16 airfair_sta_up_ampdu(const struct airfair_config *c,
+			 const struct airfair_sta *sta);
 void airfair_sta_set_weight(struct airfair_sta *sta, u16 weight);
 void airfair_sta_release(struct airfair_sched *q, struct airfair_sta *sta);
 void airfair_stas_gc(struct airfair_sched *q);

@@ -642,42 +642,51 @@ struct af_frame {
 	u32 sifs_ns;
 	u32 resp_ns;		/* ACK or BlockAck PPDU */
 	u32 delim;		/* bytes added per MPDU in an A-MPDU */
-	u8 n;			/* MPDUs per PPDU */
+	u16 n_x16;		/* mean MPDUs per PPDU, 1/16 */
 };
 
+/*
+ * @ampdu_x16 is a mean, in 1/16 MPDU: a station whose uploads go as one or
+ * two MPDUs a PPDU averages 1.3, and rounded to one its PPDU overhead (as
+ * long as the data at 65 Mbit/s) would be charged a third too high.
+ */
 static int af_frame_setup(const struct airfair_timing *t,
 			  const struct tc_airfair_rate *r, u32 loss_q16,
-			  enum airfair_ac ac, u8 ampdu, struct af_frame *f)
+			  enum airfair_ac ac, u16 ampdu_x16, struct af_frame *f)
 {
 	struct af_rate cx;
+	bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
 
 	if (airfair_timing_validate(t) || af_resolve(r, &f->x))
 		return -EINVAL;
 	if ((unsigned int)ac >= AIRFAIR_NUM_ACS ||
-	    loss_q16 > AIRFAIR_LOSS_ONE || !ampdu || ampdu > AIRFAIR_MAX_AMPDU)
+	    loss_q16 > AIRFAIR_LOSS_ONE || ampdu_x16 < AIRFAIR_AMPDU_ONE ||
+	    ampdu_x16 > AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE)
 		return -EINVAL;
-	if (ampdu > 1 && f->x.kind < AF_HT)
+	if (agg && f->x.kind < AF_HT)
 		return -EINVAL;
 	af_ctrl_rate(t, &cx);
-	f->n = ampdu;
+	f->n_x16 = ampdu_x16;
 	/* VHT and HE always carry an A-MPDU, even of one MPDU */
-	f->delim = (ampdu > 1 || f->x.kind >= AF_VHT) ?
-		   AIRFAIR_P_DELIM_LEN : 0;
+	f->delim = (agg || f->x.kind >= AF_VHT) ? AIRFAIR_P_DELIM_LEN : 0;
 	f->sifs_ns = t->sifs_us * NS_PER_US;
 	f->aifs_ns = f->sifs_ns + t->aifsn[ac] * t->slot_us * NS_PER_US;
-	f->resp_ns = (u32)af_ppdu_ns(&cx, ampdu > 1 ? t->ba_len : t->ack_len);
+	f->resp_ns = (u32)af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
 	f->att_q32 = af_attempts_q32(t, loss_q16, ac, &f->backoff_ns);
 	return 0;
 }
 
-static u64 af_share(u64 v, u8 n)
+/* @v per PPDU, per MPDU */
+static u64 af_share(u64 v, u16 n_x16)
 {
-	return n > 1 ? div_u64(v + n / 2, n) : v;
+	if (n_x16 <= AIRFAIR_AMPDU_ONE)
+		return v;
+	return div_u64(v * AIRFAIR_AMPDU_ONE + n_x16 / 2, n_x16);
 }
 
 u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
-		     enum airfair_ac ac, u8 ampdu,
+		     enum airfair_ac ac, u16 ampdu_x16,
 		     struct airfair_breakdown *bd)
 {
 	struct airfair_breakdown b = { 0 };
@@ -686,25 +695,28 @@ u64 airfair_frame_ns(const struct airfair_timing *t,
 
 	if (bd)
 		*bd = b;
-	if (len > AF_MAX_LEN || af_frame_setup(t, r, loss_q16, ac, ampdu, &f))
+	if (len > AF_MAX_LEN ||
+	    af_frame_setup(t, r, loss_q16, ac, ampdu_x16, &f))
 		return 0;
 
 	sub = (u64)len + t->overhead_len + f.delim;
-	if (f.n > 1)	/* subframes padded to 4 bytes */
+	if (f.n_x16 > AIRFAIR_AMPDU_ONE)	/* subframes padded to 4 bytes */
 		sub = (sub + 3) & ~3ULL;
-	b.psdu_len = (u32)(sub * f.n);
+	/* a mean of n MPDUs: the PPDU of n times the subframe */
+	b.psdu_len = (u32)div_u64(sub * f.n_x16 + AIRFAIR_AMPDU_ONE / 2,
+				  AIRFAIR_AMPDU_ONE);
 	ppdu = af_ppdu_ns(&f.x, b.psdu_len);
 	attempt = f.aifs_ns + ppdu + f.sifs_ns + f.resp_ns;
 
 	b.rate_kbps = af_kbps(&f.x);
 	b.attempts_q16 = (u32)((f.att_q32 + (1U << 15)) >> 16);
-	b.direct_ns = af_share(ppdu, f.n);
-	b.aifs_ns = af_share(f.aifs_ns, f.n);
-	b.sifs_ns = af_share(f.sifs_ns, f.n);
-	b.ack_ns = af_share(f.resp_ns, f.n);
-	b.backoff_ns = af_share(f.backoff_ns, f.n);
+	b.direct_ns = af_share(ppdu, f.n_x16);
+	b.aifs_ns = af_share(f.aifs_ns, f.n_x16);
+	b.sifs_ns = af_share(f.sifs_ns, f.n_x16);
+	b.ack_ns = af_share(f.resp_ns, f.n_x16);
+	b.backoff_ns = af_share(f.backoff_ns, f.n_x16);
 	b.retries_ns = af_share(af_mul_shr32(attempt, f.att_q32 - (1ULL << 32)),
-				f.n);
+				f.n_x16);
 	b.total_ns = b.direct_ns + b.aifs_ns + b.sifs_ns + b.ack_ns +
 		     b.backoff_ns + b.retries_ns;
 	if (bd)
@@ -726,13 +738,13 @@ static u32 af_sat32(u64 v)
  */
 int airfair_affine_cost(const struct airfair_timing *t,
 			const struct tc_airfair_rate *r, u32 loss_q16,
-			enum airfair_ac ac, u8 ampdu,
+			enum airfair_ac ac, u16 ampdu_x16,
 			struct airfair_affine *out)
 {
 	u64 num, den, fixed, q, b256, a, ovh256, cont;
 	struct af_frame f;
 
-	if (!out || af_frame_setup(t, r, loss_q16, ac, ampdu, &f))
+	if (!out || af_frame_setup(t, r, loss_q16, ac, ampdu_x16, &f))
 		return -EINVAL;
 
 	if (f.x.kind == AF_DSSS) {
@@ -755,9 +767,10 @@ int airfair_affine_cost(const struct airfair_timing *t,
 	fixed = f.x.pre_ns + f.x.sigext_ns + cont + q / 2;
 	fixed += f.aifs_ns + f.sifs_ns + f.resp_ns;
 	a = af_mul_shr32(fixed, f.att_q32) + f.backoff_ns;
-	a = af_share(a, f.n);
+	a = af_share(a, f.n_x16);
 	/* MAC overhead bytes (+ delimiter, + mean pad 1.5 B in A-MPDUs) */
-	ovh256 = ((u64)t->overhead_len + f.delim) * 256 + (f.n > 1 ? 384 : 0);
+	ovh256 = ((u64)t->overhead_len + f.delim) * 256 +
+		 (f.n_x16 > AIRFAIR_AMPDU_ONE ? 384 : 0);
 	a += (b256 * ovh256) >> 16;
 
 	out->a_ns = af_sat32(a);
@@ -767,7 +780,7 @@ int airfair_affine_cost(const struct airfair_timing *t,
 
 int airfair_sta_costs(const struct airfair_timing *t,
 		      const struct tc_airfair_rate *r, u32 loss_q16,
-		      enum airfair_ac ac, u8 delack, u8 ampdu, u16 mss,
+		      enum airfair_ac ac, u8 delack, u16 ampdu_x16, u16 mss,
 		      enum airfair_model model, struct airfair_sta_costs *out)
 {
 	u32 up_len = (u32)mss + AIRFAIR_P_TCPIP_HDR_LEN;
@@ -782,7 +795,7 @@ int airfair_sta_costs(const struct airfair_timing *t,
 
 	if (model == AIRFAIR_MODEL_NAIVE) {
 		/* size / rate only: 8e9 / rate ns per byte */
-		err = af_frame_setup(t, r, loss_q16, ac, ampdu, &f);
+		err = af_frame_setup(t, r, loss_q16, ac, ampdu_x16, &f);
 		if (err)
 			return err;
 		kbps = airfair_rate_kbps(r);
@@ -796,14 +809,14 @@ int airfair_sta_costs(const struct airfair_timing *t,
 		return 0;
 	}
 
-	err = airfair_affine_cost(t, r, loss_q16, ac, ampdu, &out->data);
+	err = airfair_affine_cost(t, r, loss_q16, ac, ampdu_x16, &out->data);
 	if (err)
 		return err;
 	out->up = out->data;
 
 	/* Eq. 7: the station's TCP ACK, at our rate to it, every d segments */
 	ack_ns = airfair_frame_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16, ac,
-				  ampdu, NULL);
+				  ampdu_x16, NULL);
 	out->sta_ack_ns = af_sat32(ack_ns);
 	out->tcp_down.b_ns256 = out->data.b_ns256;
 	out->tcp_down.a_ns = af_sat32(out->data.a_ns +
@@ -816,6 +829,6 @@ int airfair_sta_costs(const struct airfair_timing *t,
 
 	/* Eq. 9: one upload data frame, d of them per ACK */
 	out->up_data_ns = af_sat32(airfair_frame_ns(t, r, up_len, loss_q16,
-						    ac, ampdu, NULL));
+						    ac, ampdu_x16, NULL));
 	return 0;
 }

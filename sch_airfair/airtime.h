@@ -118,15 +118,15 @@ u32 airfair_attempts_q16(u32 loss_q16, u8 retries);
 u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len);
 u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
-		     enum airfair_ac ac, u8 ampdu,
+		     enum airfair_ac ac, u16 ampdu_x16,
 		     struct airfair_breakdown *bd);
 int airfair_affine_cost(const struct airfair_timing *t,
 			const struct tc_airfair_rate *r, u32 loss_q16,
-			enum airfair_ac ac, u8 ampdu,
+			enum airfair_ac ac, u16 ampdu_x16,
 			struct airfair_affine *out);
 int airfair_sta_costs(const struct airfair_timing *t,
 		      const struct tc_airfair_rate *r, u32 loss_q16,
-		      enum airfair_ac ac, u8 delack, u8 ampdu, u16 mss,
+		      enum airfair_ac ac, u8 delack, u16 ampdu_x16, u16 mss,
 		      enum airfair_model model, struct airfair_sta_costs *out);
 
 /* Hot path: one multiply-add, no division. */

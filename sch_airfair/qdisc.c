@@ -1896,7 +1896,7 @@ struct airfair_sta_snap {
 	u32 loss_q16, source_age_ms, cost_a, cost_b, qlen, backlog, drops;
 	u32 expected_kbps, pending_us, phy_pending_us, delack, delack_down, rtt_us;
 	u32 ampdu_x16, up_ampdu_x16, up_loss_q16;
-	u8 ampdu_used, up_ampdu_used;
+	u16 ampdu_used, up_ampdu_used;
 	bool has_up_rate;
 	struct tc_airfair_rate up_rate;
 	s32 deficit;
@@ -2072,7 +2072,8 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			  n.pending_us) ||
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME,
 			  n.phy_pending_us))) ||
-	    nla_put_u8(d->skb, TCA_AIRFAIR_CSTATS_AMPDU_USED, n.ampdu_used) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_AMPDU_USED_X16,
+			n.ampdu_used) ||
 	    (n.ampdu_x16 &&
 	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_AMPDU, n.ampdu_x16)) ||
 	    (n.has_up_rate &&
@@ -2080,8 +2081,8 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_RATE_KBPS,
 			  airfair_rate_kbps(&n.up_rate)) ||
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_LOSS, n.up_loss_q16) ||
-	      nla_put_u8(d->skb, TCA_AIRFAIR_CSTATS_UP_AMPDU_USED,
-			 n.up_ampdu_used) ||
+	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_AMPDU_USED_X16,
+			  n.up_ampdu_used) ||
 	      (n.up_ampdu_x16 &&
 	       nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_AMPDU,
 			   n.up_ampdu_x16)))) ||

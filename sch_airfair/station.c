@@ -64,33 +64,33 @@ static void airfair_default_rate(const struct airfair_timing *t,
 		r->flags |= AIRFAIR_RATE_F_ERP;
 }
 
-/* @n MPDUs per PPDU at @rate: A-MPDU only exists from HT on */
-static u8 airfair_ampdu_at(const struct tc_airfair_rate *rate, u8 n)
+/* @n_x16 MPDUs per PPDU at @rate: A-MPDU only exists from HT on */
+static u16 airfair_ampdu_at(const struct tc_airfair_rate *rate, u16 n_x16)
 {
-	return rate->mode == AIRFAIR_MODE_LEGACY ? 1 : n;
+	return rate->mode == AIRFAIR_MODE_LEGACY ? AIRFAIR_AMPDU_ONE : n_x16;
 }
 
 /*
- * Costs of a station at @rate under @c, @ampdu MPDUs per PPDU (one at a
- * legacy rate). With ack-prio the AP's pure ACKs contend in AC_VO:
+ * Costs of a station at @rate under @c, @ampdu_x16 MPDUs per PPDU (one at
+ * a legacy rate). With ack-prio the AP's pure ACKs contend in AC_VO:
  * their own air is VO's (shorter AIFS and backoff), the data's stays BE's.
  */
 static int airfair_costs_at(const struct airfair_config *c,
 			    const struct tc_airfair_rate *rate, u32 loss_q16,
-			    u8 ampdu, struct airfair_sta_costs *out)
+			    u16 ampdu_x16, struct airfair_sta_costs *out)
 {
 	struct airfair_sta_costs vo;
 	int err;
 
-	ampdu = airfair_ampdu_at(rate, ampdu);
+	ampdu_x16 = airfair_ampdu_at(rate, ampdu_x16);
 	err = airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_BE,
-				c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
-				out);
+				c->delack, ampdu_x16, AIRFAIR_DEFAULT_MSS,
+				c->model, out);
 	if (err || !c->ack_prio)
 		return err;
 	err = airfair_sta_costs(&c->timing, rate, loss_q16, AIRFAIR_AC_VO,
-				c->delack, ampdu, AIRFAIR_DEFAULT_MSS, c->model,
-				&vo);
+				c->delack, ampdu_x16, AIRFAIR_DEFAULT_MSS,
+				c->model, &vo);
 	if (!err)
 		out->ack = vo.ack;
 	return err;
@@ -101,25 +101,26 @@ int airfair_costs_for(const struct airfair_config *c,
 		      const struct tc_airfair_rate *rate, u32 loss_q16,
 		      struct airfair_sta_costs *out)
 {
-	return airfair_costs_at(c, rate, loss_q16, c->ampdu ?: 1, out);
+	return airfair_costs_at(c, rate, loss_q16,
+				(c->ampdu ?: 1) * AIRFAIR_AMPDU_ONE, out);
 }
 
-static u8 airfair_ampdu_round(u32 x16)
+static u16 airfair_ampdu_mean(u32 x16)
 {
-	return clamp_t(u32, DIV_ROUND_CLOSEST(x16, 16), 1, AIRFAIR_MAX_AMPDU);
+	return clamp_t(u32, x16, AIRFAIR_AMPDU_ONE,
+		       AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
 }
 
 /*
- * MPDUs per PPDU for @sta, 1 at a legacy rate: the configured number, or
- * under `ampdu auto` the mean the hook measured, to the nearest whole MPDU
- * (the fixed part it divides is a few tens of microseconds: the rounding
- * moves a frame's cost by well under a percent).
+ * MPDUs per PPDU for @sta in 1/16, one at a legacy rate: the configured
+ * number, or under `ampdu auto` the mean the hook measured, unrounded.
  */
-u8 airfair_sta_ampdu(const struct airfair_config *c,
-		     const struct airfair_sta *sta)
+u16 airfair_sta_ampdu(const struct airfair_config *c,
+		      const struct airfair_sta *sta)
 {
-	return airfair_ampdu_at(&sta->rate,
-				c->ampdu ?: airfair_ampdu_round(sta->ampdu_x16));
+	return airfair_ampdu_at(&sta->rate, c->ampdu ?
+				c->ampdu * AIRFAIR_AMPDU_ONE :
+				airfair_ampdu_mean(sta->ampdu_x16));
 }
 
 /*
@@ -128,13 +129,13 @@ u8 airfair_sta_ampdu(const struct airfair_config *c,
  * AP's own figure to it until then, or with a driver that does not mark
  * received A-MPDUs.
  */
-u8 airfair_sta_up_ampdu(const struct airfair_config *c,
-			const struct airfair_sta *sta)
+u16 airfair_sta_up_ampdu(const struct airfair_config *c,
+			 const struct airfair_sta *sta)
 {
 	return airfair_ampdu_at(&sta->up_rate,
 				c->ampdu || !sta->up_ampdu_x16 ?
 				airfair_sta_ampdu(c, sta) :
-				airfair_ampdu_round(sta->up_ampdu_x16));
+				airfair_ampdu_mean(sta->up_ampdu_x16));
 }
 
 /* Can every rate in use, and the default rate, be costed under @c? */
@@ -186,7 +187,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
 	struct airfair_sta_costs up;
-	u8 ampdu;
+	u16 ampdu;
 
 	if (sta->source == AIRFAIR_SRC_DEFAULT || sta == q->mcast)
 		airfair_default_rate(&c->timing, &sta->rate);

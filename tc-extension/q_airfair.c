@@ -1718,9 +1718,8 @@ static void af_print_cstats(struct rtattr **tb)
 		       " delack %.2f", 256);
 	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_DELACK_DOWN], "delack_down_x256",
 		       "delack_down", " delack_down %.2f", 256);
-	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED], 1))
-		print_uint(PRINT_ANY, "ampdu_used", " ampdu %u",
-			   rta_getattr_u8(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED]));
+	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED_X16], "ampdu_used_x16",
+		       "ampdu_used", " ampdu %g", AIRFAIR_AMPDU_ONE);
 	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_AMPDU], "ampdu_x16",
 		       "ampdu_measured", " (measured %.1f)", 16);
 	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_UP_RATE], &up)) {
@@ -1739,9 +1738,9 @@ static void af_print_cstats(struct rtattr **tb)
 			print_float(PRINT_ANY, "loss_pct", " retry %.2f%%",
 				    af_loss_pct(l));
 		}
-		if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU_USED], 1))
-			print_uint(PRINT_ANY, "ampdu_used", " ampdu %u",
-				   rta_getattr_u8(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU_USED]));
+		af_print_fixed(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU_USED_X16],
+			       "ampdu_used_x16", "ampdu_used", " ampdu %g",
+			       AIRFAIR_AMPDU_ONE);
 		af_print_fixed(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU], "ampdu_x16",
 			       "ampdu_measured", " (measured %.1f)", 16);
 		close_json_object();

@@ -301,12 +301,14 @@ def frame_ns(t, r, length, p, ac=AC_BE, ampdu=1):
     sub = length + t['overhead_len'] + f['delim']
     if n > 1:
         sub = (sub + 3) // 4 * 4
-    ppdu = _ppdu(f['x'], sub * n)
+    # n may be a mean (the hook's, in 1/16): the PPDU of n subframes
+    psdu = math.floor(sub * n + 0.5)
+    ppdu = _ppdu(f['x'], psdu)
     attempt = f['aifs'] + ppdu + f['sifs'] + f['resp']
     bd = {'direct': ppdu / n, 'aifs': f['aifs'] / n, 'sifs': f['sifs'] / n,
           'ack': f['resp'] / n, 'backoff': f['backoff'] / n,
           'retries': attempt * (f['att'] - 1) / n, 'attempts': f['att'],
-          'psdu_len': sub * n, 'rate_bps': rate_bps(r)}
+          'psdu_len': psdu, 'rate_bps': rate_bps(r)}
     bd['total'] = sum(bd[k] for k in ('direct', 'aifs', 'sifs', 'ack',
                                       'backoff', 'retries'))
     return bd

@@ -593,7 +593,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rate.legacy = legacy[(cfg >> 2) & 3];
 	if (airfair_sta_costs(&t, &rate, (cfg & 0x80) ? 19661 : 0, AIRFAIR_AC_BE,
-			      q.cfg.delack, 1, AIRFAIR_DEFAULT_MSS,
+			      q.cfg.delack, AIRFAIR_AMPDU_ONE, AIRFAIR_DEFAULT_MSS,
 			      AIRFAIR_MODEL_PRECISE, &sta.costs))
 		abort();
 	for (f = 0; f < AIRFAIR_FLOWS_PER_STA; f++)

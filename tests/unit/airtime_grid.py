@@ -64,7 +64,9 @@ def main():
     points = []
     while len(points) < n:
         phy, r = rnd.choice(rates)
-        ampdu = 1 if r.mode == ref.MODE_LEGACY else rnd.choice((1, 1, 4, 32))
+        # MPDUs per PPDU: whole, and the means the hook measures (1/16)
+        ampdu = 1 if r.mode == ref.MODE_LEGACY else \
+            rnd.choice((1, 1, 4, 32, 21 / 16, 1.5, 103 / 16))
         length = rnd.choice(lens) if rnd.random() < 0.5 else \
             rnd.randrange(0, 65536)
         if ampdu > 1:
@@ -79,7 +81,7 @@ def main():
     inp = ''.join('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n' % (
         p['phy'], p['R'], p['r'].mode, p['r'].mcs, p['r'].nss, p['r'].bw,
         p['r'].gi, p['r'].flags, p['r'].legacy, p['len'], p['loss'], p['ac'],
-        p['ampdu'], p['d'], p['mss']) for p in points)
+        round(p['ampdu'] * 16), p['d'], p['mss']) for p in points)
     res = subprocess.run([binary], input=inp, capture_output=True, text=True,
                          check=True).stdout.split('\n')
     worst_exact = (0.0, None)

@@ -2,7 +2,7 @@
 /*
  * Grid evaluator for the C-vs-Python comparison (airtime_grid.py).
  * stdin, one point per line:
- *   phy retries mode mcs nss bw gi flags legacy len loss_q16 ac ampdu d mss
+ *   phy retries mode mcs nss bw gi flags legacy len loss_q16 ac ampdu_x16 d mss
  * stdout, one line per point:
  *   frame_ns data_a data_b256 tcp_a tcp_b256 ack_a ack_b256 up_data_ns
  * or "ERR" when the C model rejects the input. A line

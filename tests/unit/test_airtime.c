@@ -101,15 +101,15 @@ START_TEST(test_chen_yan_ratio)
 	double ratio, dratio, pratio;
 
 	ratio = (double)airfair_rate_kbps(&r9) / airfair_rate_kbps(&r0);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r0, 0, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r0, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   1460, AIRFAIR_MODEL_NAIVE, &n0), 0);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r9, 0, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r9, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   1460, AIRFAIR_MODEL_NAIVE, &n9), 0);
 	dratio = (double)airfair_affine_ns(&n0.data, 1500) /
 		 airfair_affine_ns(&n9.data, 1500);
-	pratio = (double)airfair_frame_ns(&t, &r0, 1500, 0, AIRFAIR_AC_BE, 1,
+	pratio = (double)airfair_frame_ns(&t, &r0, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
 					  NULL) /
-		 airfair_frame_ns(&t, &r9, 1500, 0, AIRFAIR_AC_BE, 1, NULL);
+		 airfair_frame_ns(&t, &r9, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
 	printf("# chen-yan VHT 80MHz SGI MCS0:MCS9 data airtime ratio: rate %.2f:1, size/rate 1500 B %.2f:1 (paper 13.3:1); precise per-frame %.2f:1\n",
 	       ratio, dratio, pratio);
 	ck_assert(fabs(ratio - 13.3) < 0.05);
@@ -337,7 +337,7 @@ START_TEST(test_frame_breakdown)
 	int ac;
 
 	/* p = 0: AIFS(BE) 16 + 3*9 = 43, backoff 7.5 * 9, SIFS 16, ACK 44 */
-	tot = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 1, &b);
+	tot = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
 	ck_assert_uint_eq(b.aifs_ns, 43000);
 	ck_assert_uint_eq(b.backoff_ns, 67500);
 	ck_assert_uint_eq(b.sifs_ns, 16000);
@@ -353,7 +353,7 @@ START_TEST(test_frame_breakdown)
 
 	/* p = 0.5, R = 1: attempts 1.5; backoff 7.5 + 0.5 * 15.5 slots */
 	t.retries = 1;
-	tot = airfair_frame_ns(&t, &r, 1500, 32768, AIRFAIR_AC_BE, 1, &b);
+	tot = airfair_frame_ns(&t, &r, 1500, 32768, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
 	attempt = 43000 + b.direct_ns + 16000 + 44000;
 	ck_assert_uint_eq(b.backoff_ns, 67500 + 69750);
 	ck_assert_uint_eq(b.retries_ns, attempt / 2);
@@ -362,14 +362,14 @@ START_TEST(test_frame_breakdown)
 	/* every AC: AIFS = SIFS + AIFSN slots; backoff CW/2 slots */
 	t = preset(AIRFAIR_PHY_11AC);
 	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
-		airfair_frame_ns(&t, &r, 100, 0, ac, 1, &b);
+		airfair_frame_ns(&t, &r, 100, 0, ac, AIRFAIR_AMPDU_ONE, &b);
 		ck_assert_uint_eq(b.aifs_ns, 16000 + t.aifsn[ac] * 9000);
 		ck_assert_uint_eq(b.backoff_ns,
 				  airfair_ac_cwmin(&t, ac) * 9000 / 2);
 	}
 	/* VO at high loss: window capped at CWmax[VO] = 7 */
 	t.retries = 3;
-	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_VO, 1, &b);
+	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_VO, AIRFAIR_AMPDU_ONE, &b);
 	ck_assert_uint_eq(b.backoff_ns, (3 + 7 + 7 + 7) * 9000 / 2);
 
 	/* retries and loss only ever add airtime */
@@ -381,7 +381,7 @@ START_TEST(test_frame_breakdown)
 		for (R = 0; R <= 15; R++) {
 			t.retries = R;
 			tot = airfair_frame_ns(&t, &r, 1500, 6554,
-					       AIRFAIR_AC_BE, 1, NULL);
+					       AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
 			ck_assert_uint_ge(tot, prev);
 			if (R <= 6)
 				ck_assert_uint_gt(tot, prev);
@@ -403,7 +403,7 @@ START_TEST(test_overflow)
 	int i;
 
 	t.retries = 15;
-	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, 1, &b);
+	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
 	for (i = 0; i <= 15; i++, pw *= p) {
 		bo += pw * w / 2 * 20000;
 		w = w * 2 + 1 > 1023 ? 1023 : w * 2 + 1;
@@ -414,7 +414,7 @@ START_TEST(test_overflow)
 	       (unsigned long long)tot, want, fabs(tot - want) / want);
 	ck_assert(fabs(tot - want) / want < 1e-6);
 	ck_assert(tot > 4000000000ULL);	/* > 4 s: would not fit u32 */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   65535 - 40, AIRFAIR_MODEL_PRECISE,
 					   &c), 0);
 	/* affine eval of 64 KiB: u64, within a few us of exact */
@@ -426,10 +426,10 @@ START_TEST(test_overflow)
 	t = preset(AIRFAIR_PHY_11AX_5G);
 	t.retries = 15;
 	r = HE(11, 8, 3, 0);
-	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, 64, &b);
+	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, 64 * AIRFAIR_AMPDU_ONE, &b);
 	ck_assert_uint_gt(tot, 0);
 	ck_assert_uint_eq(b.psdu_len, 64 * ((65535 + 54 + 4 + 3) & ~3));
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BK, 8, 64,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BK, 8, 64 * AIRFAIR_AMPDU_ONE,
 					   65535, AIRFAIR_MODEL_PRECISE,
 					   &c), 0);
 	ck_assert(fabs((double)airfair_affine_ns(&c.data, 65535) - tot) /
@@ -446,33 +446,33 @@ START_TEST(test_boundaries)
 	struct airfair_breakdown b;
 	u64 z;
 
-	z = airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, 1, &b);
+	z = airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
 	ck_assert_uint_gt(z, 0);
 	ck_assert_uint_eq(b.psdu_len, 58);
-	ck_assert_uint_lt(z, airfair_frame_ns(&t, &r, 1, 0, AIRFAIR_AC_BE, 1,
+	ck_assert_uint_lt(z, airfair_frame_ns(&t, &r, 1, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
 					      NULL) + 1);
 	/* invalid input: 0, breakdown zeroed */
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 65537, AIRFAIR_AC_BE, 1,
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 65537, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
 					   &b), 0);
 	ck_assert_uint_eq(b.total_ns, 0);
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_NUM_ACS, 1,
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_NUM_ACS, AIRFAIR_AMPDU_ONE,
 					   NULL), 0);
 	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, 0,
 					   NULL), 0);
 	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE,
-					   AIRFAIR_MAX_AMPDU + 1, NULL), 0);
-	ck_assert_uint_eq(airfair_frame_ns(&t, &leg, 0, 0, AIRFAIR_AC_BE, 2,
+					   (AIRFAIR_MAX_AMPDU + 1) * AIRFAIR_AMPDU_ONE, NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(&t, &leg, 0, 0, AIRFAIR_AC_BE, 2 * AIRFAIR_AMPDU_ONE,
 					   NULL), 0);
 	ck_assert_uint_eq(airfair_frame_ns(&t, &r, (1U << 22) + 1, 0,
-					   AIRFAIR_AC_BE, 1, NULL), 0);
-	ck_assert_uint_eq(airfair_frame_ns(NULL, &r, 0, 0, AIRFAIR_AC_BE, 1,
+					   AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(NULL, &r, 0, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
 					   NULL), 0);
 	t.cwmin = 20;
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, 1,
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
 					   NULL), 0);
 	/* p = 1 is allowed: every attempt fails, R + 1 attempts */
 	t = preset(AIRFAIR_PHY_11AC);
-	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_BE, 1, &b);
+	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
 	ck_assert_uint_eq(b.attempts_q16, (t.retries + 1) * 65536);
 }
 END_TEST
@@ -484,8 +484,8 @@ START_TEST(test_ampdu)
 	struct airfair_breakdown b1, b32;
 	u64 c1, c32;
 
-	c1 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 1, &b1);
-	c32 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 32, &b32);
+	c1 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b1);
+	c32 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 32 * AIRFAIR_AMPDU_ONE, &b32);
 	/* subframe: 1500 + 54 + 4, padded to 1560 */
 	ck_assert_uint_eq(b32.psdu_len, 32 * 1560);
 	ck_assert_uint_eq(b32.ack_ns, (68000 + 16) / 32);
@@ -493,6 +493,40 @@ START_TEST(test_ampdu)
 	ck_assert_uint_lt(c32, c1);
 	printf("# VHT 80MHz SGI 2SS MCS9 1500 B: single %llu ns, per MPDU in 32-MPDU A-MPDU %llu ns\n",
 	       (unsigned long long)c1, (unsigned long long)c32);
+}
+END_TEST
+
+/*
+ * A mean length between whole MPDUs shares the PPDU's overhead by that mean:
+ * at HT MCS 7 a mean of 1.3125 MPDUs costs between one and two, and exactly
+ * the whole figures' values at 16 and 32 sixteenths.
+ */
+START_TEST(test_ampdu_fraction)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11N_5G);
+	struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_HT, .mcs = 7 };
+	struct airfair_breakdown b21, b32;
+	struct airfair_affine a21, a32;
+	u64 c16, c21, c32;
+
+	c16 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 16, NULL);
+	c21 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 21, &b21);
+	c32 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 32, &b32);
+	ck_assert_uint_gt(c16, c21);
+	ck_assert_uint_gt(c21, c32);
+	/* the same BlockAck, shared by 21/16 and 2 MPDUs */
+	ck_assert_uint_eq(b21.ack_ns * 21 / 16 / 10, b32.ack_ns * 2 / 10);
+	ck_assert_uint_eq(b21.psdu_len, (b32.psdu_len / 2 * 21 + 8) / 16);
+	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, 21, &a21), 0);
+	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, 32, &a32), 0);
+	ck_assert_uint_eq(a21.b_ns256, a32.b_ns256);
+	ck_assert_uint_gt(a21.a_ns, a32.a_ns);
+	/* below one MPDU, and a fraction at a legacy rate, are refused */
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 15, NULL), 0);
+	r = (struct tc_airfair_rate){ .mode = AIRFAIR_MODE_LEGACY, .legacy = 540 };
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 17, NULL), 0);
+	printf("# HT MCS 7 1500 B per MPDU: 1 MPDU %llu ns, 1.3125 %llu ns, 2 %llu ns\n",
+	       (unsigned long long)c16, (unsigned long long)c21, (unsigned long long)c32);
 }
 END_TEST
 
@@ -535,7 +569,7 @@ START_TEST(test_affine_bound)
 					continue;
 				ck_assert_int_eq(airfair_affine_cost(&t,
 					&cases[i].r, losses[j], AIRFAIR_AC_BE,
-					n, &a), 0);
+					n * AIRFAIR_AMPDU_ONE, &a), 0);
 				e = airfair_attempts_q16(losses[j],
 							 t.retries) / 65536.0;
 				kbps = airfair_rate_kbps(&cases[i].r);
@@ -549,7 +583,7 @@ START_TEST(test_affine_bound)
 				for (len = 0; len <= 65535; len += 17) {
 					u64 ex = airfair_frame_ns(&t,
 						&cases[i].r, len, losses[j],
-						AIRFAIR_AC_BE, n, NULL);
+						AIRFAIR_AC_BE, n * AIRFAIR_AMPDU_ONE, NULL);
 					double d = fabs((double)airfair_affine_ns(&a, len) -
 							(double)ex);
 
@@ -579,16 +613,16 @@ START_TEST(test_sta_costs)
 
 	for (d = 1; d <= 8; d++) {
 		ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE,
-						   d, 1, 1448,
+						   d, AIRFAIR_AMPDU_ONE, 1448,
 						   AIRFAIR_MODEL_PRECISE, &c),
 				 0);
 		ck_assert_int_eq(airfair_affine_cost(&t, &r, 3277,
-						     AIRFAIR_AC_BE, 1, &a), 0);
+						     AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &a), 0);
 		ck_assert_uint_eq(c.data.a_ns, a.a_ns);
 		ck_assert_uint_eq(c.data.b_ns256, a.b_ns256);
 		ack = airfair_frame_ns(&t, &r, AIRFAIR_P_TCP_ACK_LEN, 3277,
-				       AIRFAIR_AC_BE, 1, NULL);
-		up = airfair_frame_ns(&t, &r, 1488, 3277, AIRFAIR_AC_BE, 1,
+				       AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
+		up = airfair_frame_ns(&t, &r, 1488, 3277, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
 				      NULL);
 		/* Eq. 7: data + ACK / d */
 		ck_assert(llabs((long long)c.tcp_down.a_ns -
@@ -606,7 +640,7 @@ START_TEST(test_sta_costs)
 				  airfair_affine_ns(&c.tcp_down, 1488));
 	}
 	/* naive: size / rate, no fixed part */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   1460, AIRFAIR_MODEL_NAIVE, &n), 0);
 	ck_assert_uint_eq(n.data.a_ns, 0);
 	ck_assert_uint_eq(n.data.b_ns256,
@@ -615,24 +649,24 @@ START_TEST(test_sta_costs)
 	ck_assert_uint_eq(n.up_data_ns,
 			  (u32)(((u64)n.data.b_ns256 * 1500) >> 8));
 	/* invalid */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 0, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 0, AIRFAIR_AMPDU_ONE,
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2, 1, 0,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE, 0,
 					   AIRFAIR_MODEL_PRECISE, &c), -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   1460, __AIRFAIR_MODEL_MAX, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   1460, AIRFAIR_MODEL_NAIVE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 70000, AIRFAIR_AC_BE, 2, 1,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 70000, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, 1,
+	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
 					     NULL), -EINVAL);
 }
 END_TEST
@@ -649,7 +683,7 @@ START_TEST(test_indirect_share)
 		struct tc_airfair_rate r = VHT(mcs, 1, 2, 1);
 		double share;
 
-		airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 1, &b);
+		airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
 		share = (double)b.direct_ns / b.total_ns;
 		printf("# VHT80 SGI 1SS MCS%d 1500 B: direct %.1f%% of %llu ns\n",
 		       mcs, share * 100, (unsigned long long)b.total_ns);
@@ -729,6 +763,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_boundaries);
 	tcase_add_test(tc, test_ampdu);
+	tcase_add_test(tc, test_ampdu_fraction);
 	tcase_add_test(tc, test_affine_bound);
 	tcase_add_test(tc, test_sta_costs);
 	tcase_add_test(tc, test_indirect_share);

@@ -173,6 +173,7 @@ enum airfair_source {
 #define AIRFAIR_STATIONS_MAX		4096
 #define AIRFAIR_STA_TIMEOUT_MAX_MS	86400000	/* 24 h; 0 = never */
 #define AIRFAIR_MAX_AMPDU		64
+#define AIRFAIR_AMPDU_ONE		16		/* MPDUs per PPDU in 1/16 */
 #define AIRFAIR_PENDING_LIMIT_MAX_US	1000000
 #define AIRFAIR_PENDING_LIMIT_AUTO	0xffffffff	/* adapts to the driver */
 #define AIRFAIR_WEIGHT_MIN		1
@@ -321,9 +322,11 @@ enum {
 						 * learnt from the station's ACKs)
 						 */
 	TCA_AIRFAIR_CSTATS_AMPDU,		/* u32: MPDUs per PPDU the hook measured,
-						 * 1/16 (ampdu auto charges it rounded)
+						 * 1/16 (what ampdu auto charges)
 						 */
-	TCA_AIRFAIR_CSTATS_AMPDU_USED,		/* u8: MPDUs per PPDU the charge uses */
+	TCA_AIRFAIR_CSTATS_AMPDU_USED,		/* u8: not sent since the charge took
+						 * fractions: @AMPDU_USED_X16
+						 */
 	TCA_AIRFAIR_CSTATS_UP_RATE,		/* nested, as @RATE: the station's own
 						 * TX rate (hook), charged for what it sends
 						 */
@@ -334,9 +337,11 @@ enum {
 	TCA_AIRFAIR_CSTATS_UP_AMPDU,		/* u32: MPDUs per PPDU the hook saw the
 						 * station send in, 1/16
 						 */
-	TCA_AIRFAIR_CSTATS_UP_AMPDU_USED,	/* u8: MPDUs per PPDU the charge for
-						 * what it sends uses
+	TCA_AIRFAIR_CSTATS_UP_AMPDU_USED,	/* u8: not sent: @UP_AMPDU_USED_X16 */
+	TCA_AIRFAIR_CSTATS_AMPDU_USED_X16,	/* u32: MPDUs per PPDU the charge uses,
+						 * 1/16
 						 */
+	TCA_AIRFAIR_CSTATS_UP_AMPDU_USED_X16,	/* u32: the same for what it sends */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
