@@ -252,7 +252,7 @@ else
 		# none of whose MPDUs got through, and the figure follows with a lag); the
 		# charge uses the figure of the moment as it is, in sixteenths
 		awk -v m="${meas:-0}" -v t="$truth" -v u="${used:-0}" -v l="${last:-0}" 'BEGIN{
-			exit !(m > 0 && t > 0 && m <= 1.5 * t && t <= 1.5 * m && (u - l) ^ 2 < 1e-4)}' || ok=0
+			exit !(m > 0 && t > 0 && m <= 1.5 * t && t <= 1.5 * m && u - l < 0.01 && l - u < 0.01)}' || ok=0
 		awk -v t="$truth" 'BEGIN{exit !(t >= 2)}' && agg=1
 	done
 	[ "${agg:-0}" = 1 ] || ok=0	# the medium aggregated for some station
@@ -319,7 +319,7 @@ else
 		# little (1-4 MPDUs), so some station must reach 1.5, which a hook that counted
 		# each MPDU as a PPDU of its own would miss
 		awk -v m="${meas:-0}" -v t="$truth" -v u="${used:-0}" -v l="${last:-0}" 'BEGIN{
-			exit !(m > 0 && t > 0 && m <= 1.4 * t && t <= 1.4 * m && (u - l) ^ 2 < 1e-4)}' || ok=0
+			exit !(m > 0 && t > 0 && m <= 1.4 * t && t <= 1.4 * m && u - l < 0.01 && l - u < 0.01)}' || ok=0
 		awk -v t="$truth" 'BEGIN{exit !(t >= 1.5)}' && agg=1
 	done
 	[ "$agg" = 1 ] || ok=0

@@ -12,8 +12,8 @@ attempt (1 / (1 - r) attempts a frame) and one failure per retried frame (1 + r)
 sch_airfair charges (docs/mac80211-hook.md, Uplink); 802.11a/g links only: an A-MPDU's
 MPDUs all carry the bit when its PPDU is retried, so r means something else there.
 Beside them, any PHY: the medium's loss per MPDU attempt up (station -> AP) and down, and
-the AP's loss to the station as the hook reports it (what the uplink is charged at on
-HT/VHT/HE links)."""
+the AP's loss to the station as the hook reports it (what HT/VHT/HE uplinks were charged
+at until session 37; now r / (1 + r) on every PHY)."""
 import sys
 
 from .charges import _links, mpdu_loss, prefix_main, window
