@@ -196,8 +196,10 @@ static void airfair_hook_apply(struct Qdisc *sch,
 		sta->up_loss_q16 = up_loss;
 	}
 	sta->has_up_rate = has_up;
-	sta->ampdu_x16 = min_t(u32, u->ampdu_x16, AIRFAIR_MAX_AMPDU * 16);
-	sta->up_ampdu_x16 = min_t(u32, u->rx_ampdu_x16, AIRFAIR_MAX_AMPDU * 16);
+	sta->ampdu_x16 = min_t(u32, u->ampdu_x16,
+			       AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
+	sta->up_ampdu_x16 = min_t(u32, u->rx_ampdu_x16,
+				  AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
