@@ -317,28 +317,32 @@ fair_hwsim_lost() {
 	echo "$((d + f)) $st"
 }
 
-fair_tcp_losses() {	# NETNS: "retransmitted-segments timeouts"
-	ip netns exec "$1" nstat -az TcpRetransSegs TcpExtTCPTimeouts 2>/dev/null |
-		awk '$1 == "TcpRetransSegs" {r = $2} $1 == "TcpExtTCPTimeouts" {t = $2} END{print r + 0, t + 0}'
+fair_tcp_losses() {	# NETNS: "retransmitted-segments timeouts spurious-timeouts"
+	ip netns exec "$1" nstat -az TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPSpuriousRTOs 2>/dev/null |
+		awk '$1 == "TcpRetransSegs" {r = $2} $1 == "TcpExtTCPTimeouts" {t = $2}
+			$1 == "TcpExtTCPSpuriousRTOs" {s = $2} END{print r + 0, t + 0, s + 0}'
 }
 
 # fair_drops: a line per sender — station i (and "srv", the wired server) — with its TCP
-# retransmitted segments, timeouts, and the packets dropped below TCP on its side: its
-# interface's root qdisc (which counts its children's) and, where mac80211 has TXQs,
-# its TXQs (debugfs aqm "drops", which mac80211's CoDel counts). Snapshotted as the
-# omitted seconds begin and after the measured window ends, never inside it: where an
-# upload's losses come from when the medium lost nothing.
+# retransmitted segments, timeouts, the packets dropped below TCP on its side (its
+# interface's root qdisc, which counts its children's, and where mac80211 has TXQs its
+# TXQs: debugfs aqm "drops", which mac80211's CoDel counts), and the timeouts TCP found
+# spurious (F-RTO). Snapshotted as the omitted seconds begin and after the measured
+# window ends, never inside it: where an upload's losses come from when the medium lost
+# nothing.
 fair_drops() {
-	local i ns qd aqm
+	local i ns qd aqm r t sp
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		ns=$(sta_ns "$i")
 		qd=$(ip netns exec "$ns" tc -s qdisc show dev "${STA_IF[i]}" 2>/dev/null |
 			awk '/dropped/ && !n++ {sub(",", "", $7); s = $7} END{print s + 0}')
 		aqm=$(cat /sys/kernel/debug/ieee80211/"${STA_PHY[i]}"/netdev:"${STA_IF[i]}"/stations/*/aqm 2>/dev/null |
 			awk '$1 ~ /^[0-9]+$/ && NF >= 11 {s += $6} END{print s + 0}')
-		echo "$i $(fair_tcp_losses "$ns") $qd $aqm"
+		read -r r t sp <<< "$(fair_tcp_losses "$ns")"
+		echo "$i $r $t $qd $aqm $sp"
 	done
-	echo "srv $(fair_tcp_losses "$SERVER_NS") 0 0"
+	read -r r t sp <<< "$(fair_tcp_losses "$SERVER_NS")"
+	echo "srv $r $t 0 0 $sp"
 }
 
 fair_run() {
