@@ -185,14 +185,15 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
 	struct airfair_sta_costs up;
-	u16 ampdu;
+	u16 ampdu_x16;
 
 	if (sta->source == AIRFAIR_SRC_DEFAULT || sta == q->mcast)
 		airfair_default_rate(&c->timing, &sta->rate);
 	if (sta == q->mcast)
 		sta->loss_q16 = 0;
-	ampdu = airfair_sta_ampdu(c, sta);
-	if (airfair_costs_at(c, &sta->rate, sta->loss_q16, ampdu, &sta->costs)) {
+	ampdu_x16 = airfair_sta_ampdu(c, sta);
+	if (airfair_costs_at(c, &sta->rate, sta->loss_q16, ampdu_x16,
+			     &sta->costs)) {
 		/* Settings were validated on the way in: this cannot fail. */
 		WARN_ON_ONCE(1);
 		return;

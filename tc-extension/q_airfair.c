@@ -1721,7 +1721,8 @@ static void af_print_cstats(struct rtattr **tb)
 	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_AMPDU_USED_X16], "ampdu_used_x16",
 		       "ampdu_used", " ampdu %g", AIRFAIR_AMPDU_ONE);
 	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_AMPDU], "ampdu_x16",
-		       "ampdu_measured", " (measured %.1f)", 16);
+		       "ampdu_measured", " (measured %.1f)",
+		       AIRFAIR_AMPDU_ONE);
 	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_UP_RATE], &up)) {
 		print_string(PRINT_FP, NULL, " up %s",
 			     af_fmt_rate(&up, buf, sizeof(buf)));
@@ -1742,7 +1743,8 @@ static void af_print_cstats(struct rtattr **tb)
 			       "ampdu_used_x16", "ampdu_used", " ampdu %g",
 			       AIRFAIR_AMPDU_ONE);
 		af_print_fixed(tb[TCA_AIRFAIR_CSTATS_UP_AMPDU], "ampdu_x16",
-			       "ampdu_measured", " (measured %.1f)", 16);
+			       "ampdu_measured", " (measured %.1f)",
+			       AIRFAIR_AMPDU_ONE);
 		close_json_object();
 	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_EXPECTED_TPUT], 4))

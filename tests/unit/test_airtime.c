@@ -22,6 +22,8 @@
 #define HT(c, b, g)	RATE(AIRFAIR_MODE_HT, c, 0, b, g, 0, 0)
 #define VHT(c, n, b, g)	RATE(AIRFAIR_MODE_VHT, c, n, b, g, 0, 0)
 #define HE(c, n, b, g)	RATE(AIRFAIR_MODE_HE, c, n, b, g, 0, 0)
+/* whole MPDUs per PPDU, in the model's 1/16 */
+#define MPDUS(n)	((n) * AIRFAIR_AMPDU_ONE)
 
 static const u32 P09 = 58982;	/* 0.9 in q16 */
 
@@ -101,15 +103,18 @@ START_TEST(test_chen_yan_ratio)
 	double ratio, dratio, pratio;
 
 	ratio = (double)airfair_rate_kbps(&r9) / airfair_rate_kbps(&r0);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r0, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r0, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &n0), 0);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r9, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r9, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &n9), 0);
 	dratio = (double)airfair_affine_ns(&n0.data, 1500) /
 		 airfair_affine_ns(&n9.data, 1500);
-	pratio = (double)airfair_frame_ns(&t, &r0, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
-					  NULL) /
-		 airfair_frame_ns(&t, &r9, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
+	pratio = (double)airfair_frame_ns(&t, &r0, 1500, 0, AIRFAIR_AC_BE,
+					  MPDUS(1), NULL) /
+		 airfair_frame_ns(&t, &r9, 1500, 0, AIRFAIR_AC_BE, MPDUS(1),
+				  NULL);
 	printf("# chen-yan VHT 80MHz SGI MCS0:MCS9 data airtime ratio: rate %.2f:1, size/rate 1500 B %.2f:1 (paper 13.3:1); precise per-frame %.2f:1\n",
 	       ratio, dratio, pratio);
 	ck_assert(fabs(ratio - 13.3) < 0.05);
@@ -337,7 +342,7 @@ START_TEST(test_frame_breakdown)
 	int ac;
 
 	/* p = 0: AIFS(BE) 16 + 3*9 = 43, backoff 7.5 * 9, SIFS 16, ACK 44 */
-	tot = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
+	tot = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, MPDUS(1), &b);
 	ck_assert_uint_eq(b.aifs_ns, 43000);
 	ck_assert_uint_eq(b.backoff_ns, 67500);
 	ck_assert_uint_eq(b.sifs_ns, 16000);
@@ -353,7 +358,8 @@ START_TEST(test_frame_breakdown)
 
 	/* p = 0.5, R = 1: attempts 1.5; backoff 7.5 + 0.5 * 15.5 slots */
 	t.retries = 1;
-	tot = airfair_frame_ns(&t, &r, 1500, 32768, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
+	tot = airfair_frame_ns(&t, &r, 1500, 32768, AIRFAIR_AC_BE, MPDUS(1),
+			       &b);
 	attempt = 43000 + b.direct_ns + 16000 + 44000;
 	ck_assert_uint_eq(b.backoff_ns, 67500 + 69750);
 	ck_assert_uint_eq(b.retries_ns, attempt / 2);
@@ -362,14 +368,14 @@ START_TEST(test_frame_breakdown)
 	/* every AC: AIFS = SIFS + AIFSN slots; backoff CW/2 slots */
 	t = preset(AIRFAIR_PHY_11AC);
 	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
-		airfair_frame_ns(&t, &r, 100, 0, ac, AIRFAIR_AMPDU_ONE, &b);
+		airfair_frame_ns(&t, &r, 100, 0, ac, MPDUS(1), &b);
 		ck_assert_uint_eq(b.aifs_ns, 16000 + t.aifsn[ac] * 9000);
 		ck_assert_uint_eq(b.backoff_ns,
 				  airfair_ac_cwmin(&t, ac) * 9000 / 2);
 	}
 	/* VO at high loss: window capped at CWmax[VO] = 7 */
 	t.retries = 3;
-	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_VO, AIRFAIR_AMPDU_ONE, &b);
+	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_VO, MPDUS(1), &b);
 	ck_assert_uint_eq(b.backoff_ns, (3 + 7 + 7 + 7) * 9000 / 2);
 
 	/* retries and loss only ever add airtime */
@@ -381,7 +387,7 @@ START_TEST(test_frame_breakdown)
 		for (R = 0; R <= 15; R++) {
 			t.retries = R;
 			tot = airfair_frame_ns(&t, &r, 1500, 6554,
-					       AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
+					       AIRFAIR_AC_BE, MPDUS(1), NULL);
 			ck_assert_uint_ge(tot, prev);
 			if (R <= 6)
 				ck_assert_uint_gt(tot, prev);
@@ -403,7 +409,7 @@ START_TEST(test_overflow)
 	int i;
 
 	t.retries = 15;
-	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
+	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, MPDUS(1), &b);
 	for (i = 0; i <= 15; i++, pw *= p) {
 		bo += pw * w / 2 * 20000;
 		w = w * 2 + 1 > 1023 ? 1023 : w * 2 + 1;
@@ -414,7 +420,8 @@ START_TEST(test_overflow)
 	       (unsigned long long)tot, want, fabs(tot - want) / want);
 	ck_assert(fabs(tot - want) / want < 1e-6);
 	ck_assert(tot > 4000000000ULL);	/* > 4 s: would not fit u32 */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   65535 - 40, AIRFAIR_MODEL_PRECISE,
 					   &c), 0);
 	/* affine eval of 64 KiB: u64, within a few us of exact */
@@ -426,10 +433,12 @@ START_TEST(test_overflow)
 	t = preset(AIRFAIR_PHY_11AX_5G);
 	t.retries = 15;
 	r = HE(11, 8, 3, 0);
-	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, 64 * AIRFAIR_AMPDU_ONE, &b);
+	tot = airfair_frame_ns(&t, &r, 65535, P09, AIRFAIR_AC_BE, MPDUS(64),
+			       &b);
 	ck_assert_uint_gt(tot, 0);
 	ck_assert_uint_eq(b.psdu_len, 64 * ((65535 + 54 + 4 + 3) & ~3));
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BK, 8, 64 * AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BK, 8,
+					   MPDUS(64),
 					   65535, AIRFAIR_MODEL_PRECISE,
 					   &c), 0);
 	ck_assert(fabs((double)airfair_affine_ns(&c.data, 65535) - tot) /
@@ -446,33 +455,33 @@ START_TEST(test_boundaries)
 	struct airfair_breakdown b;
 	u64 z;
 
-	z = airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
+	z = airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, MPDUS(1), &b);
 	ck_assert_uint_gt(z, 0);
 	ck_assert_uint_eq(b.psdu_len, 58);
-	ck_assert_uint_lt(z, airfair_frame_ns(&t, &r, 1, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
-					      NULL) + 1);
+	ck_assert_uint_lt(z, airfair_frame_ns(&t, &r, 1, 0, AIRFAIR_AC_BE,
+					      MPDUS(1), NULL) + 1);
 	/* invalid input: 0, breakdown zeroed */
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 65537, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
-					   &b), 0);
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 65537, AIRFAIR_AC_BE,
+					   MPDUS(1), &b), 0);
 	ck_assert_uint_eq(b.total_ns, 0);
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_NUM_ACS, AIRFAIR_AMPDU_ONE,
-					   NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_NUM_ACS,
+					   MPDUS(1), NULL), 0);
 	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, 0,
 					   NULL), 0);
 	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE,
-					   (AIRFAIR_MAX_AMPDU + 1) * AIRFAIR_AMPDU_ONE, NULL), 0);
-	ck_assert_uint_eq(airfair_frame_ns(&t, &leg, 0, 0, AIRFAIR_AC_BE, 2 * AIRFAIR_AMPDU_ONE,
-					   NULL), 0);
+					   MPDUS(AIRFAIR_MAX_AMPDU + 1), NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(&t, &leg, 0, 0, AIRFAIR_AC_BE,
+					   MPDUS(2), NULL), 0);
 	ck_assert_uint_eq(airfair_frame_ns(&t, &r, (1U << 22) + 1, 0,
-					   AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL), 0);
-	ck_assert_uint_eq(airfair_frame_ns(NULL, &r, 0, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
-					   NULL), 0);
+					   AIRFAIR_AC_BE, MPDUS(1), NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(NULL, &r, 0, 0, AIRFAIR_AC_BE,
+					   MPDUS(1), NULL), 0);
 	t.cwmin = 20;
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
-					   NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 0, 0, AIRFAIR_AC_BE,
+					   MPDUS(1), NULL), 0);
 	/* p = 1 is allowed: every attempt fails, R + 1 attempts */
 	t = preset(AIRFAIR_PHY_11AC);
-	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
+	airfair_frame_ns(&t, &r, 100, 65536, AIRFAIR_AC_BE, MPDUS(1), &b);
 	ck_assert_uint_eq(b.attempts_q16, (t.retries + 1) * 65536);
 }
 END_TEST
@@ -484,8 +493,8 @@ START_TEST(test_ampdu)
 	struct airfair_breakdown b1, b32;
 	u64 c1, c32;
 
-	c1 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b1);
-	c32 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 32 * AIRFAIR_AMPDU_ONE, &b32);
+	c1 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, MPDUS(1), &b1);
+	c32 = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, MPDUS(32), &b32);
 	/* subframe: 1500 + 54 + 4, padded to 1560 */
 	ck_assert_uint_eq(b32.psdu_len, 32 * 1560);
 	ck_assert_uint_eq(b32.ack_ns, (68000 + 16) / 32);
@@ -517,14 +526,18 @@ START_TEST(test_ampdu_fraction)
 	/* the same BlockAck, shared by 21/16 and 2 MPDUs */
 	ck_assert_uint_eq(b21.ack_ns * 21 / 16 / 10, b32.ack_ns * 2 / 10);
 	ck_assert_uint_eq(b21.psdu_len, (b32.psdu_len / 2 * 21 + 8) / 16);
-	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, 21, &a21), 0);
-	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, 32, &a32), 0);
+	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, 21,
+					     &a21), 0);
+	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, 32,
+					     &a32), 0);
 	ck_assert_uint_eq(a21.b_ns256, a32.b_ns256);
 	ck_assert_uint_gt(a21.a_ns, a32.a_ns);
 	/* below one MPDU, and a fraction at a legacy rate, are refused */
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 15, NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 15,
+					   NULL), 0);
 	r = (struct tc_airfair_rate){ .mode = AIRFAIR_MODE_LEGACY, .legacy = 540 };
-	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 17, NULL), 0);
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, 17,
+					   NULL), 0);
 	printf("# HT MCS 7 1500 B per MPDU: 1 MPDU %llu ns, 1.3125 %llu ns, 2 %llu ns\n",
 	       (unsigned long long)c16, (unsigned long long)c21, (unsigned long long)c32);
 }
@@ -569,7 +582,7 @@ START_TEST(test_affine_bound)
 					continue;
 				ck_assert_int_eq(airfair_affine_cost(&t,
 					&cases[i].r, losses[j], AIRFAIR_AC_BE,
-					n * AIRFAIR_AMPDU_ONE, &a), 0);
+					MPDUS(n), &a), 0);
 				e = airfair_attempts_q16(losses[j],
 							 t.retries) / 65536.0;
 				kbps = airfair_rate_kbps(&cases[i].r);
@@ -583,7 +596,7 @@ START_TEST(test_affine_bound)
 				for (len = 0; len <= 65535; len += 17) {
 					u64 ex = airfair_frame_ns(&t,
 						&cases[i].r, len, losses[j],
-						AIRFAIR_AC_BE, n * AIRFAIR_AMPDU_ONE, NULL);
+						AIRFAIR_AC_BE, MPDUS(n), NULL);
 					double d = fabs((double)airfair_affine_ns(&a, len) -
 							(double)ex);
 
@@ -613,17 +626,17 @@ START_TEST(test_sta_costs)
 
 	for (d = 1; d <= 8; d++) {
 		ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE,
-						   d, AIRFAIR_AMPDU_ONE, 1448,
+						   d, MPDUS(1), 1448,
 						   AIRFAIR_MODEL_PRECISE, &c),
 				 0);
 		ck_assert_int_eq(airfair_affine_cost(&t, &r, 3277,
-						     AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &a), 0);
+						     AIRFAIR_AC_BE, MPDUS(1), &a), 0);
 		ck_assert_uint_eq(c.data.a_ns, a.a_ns);
 		ck_assert_uint_eq(c.data.b_ns256, a.b_ns256);
 		ack = airfair_frame_ns(&t, &r, AIRFAIR_P_TCP_ACK_LEN, 3277,
-				       AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
-		up = airfair_frame_ns(&t, &r, 1488, 3277, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
-				      NULL);
+				       AIRFAIR_AC_BE, MPDUS(1), NULL);
+		up = airfair_frame_ns(&t, &r, 1488, 3277, AIRFAIR_AC_BE,
+				      MPDUS(1), NULL);
 		/* Eq. 7: data + ACK / d */
 		ck_assert(llabs((long long)c.tcp_down.a_ns -
 				(long long)(c.data.a_ns + ack / d)) <= 1);
@@ -640,7 +653,8 @@ START_TEST(test_sta_costs)
 				  airfair_affine_ns(&c.tcp_down, 1488));
 	}
 	/* naive: size / rate, no fixed part */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &n), 0);
 	ck_assert_uint_eq(n.data.a_ns, 0);
 	ck_assert_uint_eq(n.data.b_ns256,
@@ -649,24 +663,30 @@ START_TEST(test_sta_costs)
 	ck_assert_uint_eq(n.up_data_ns,
 			  (u32)(((u64)n.data.b_ns256 * 1500) >> 8));
 	/* invalid */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 0, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 0,
+					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE, 0,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(1), 0,
 					   AIRFAIR_MODEL_PRECISE, &c), -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   1460, __AIRFAIR_MODEL_MAX, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 70000, AIRFAIR_AC_BE, 2, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 70000, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE,
+	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, MPDUS(1),
 					     NULL), -EINVAL);
 }
 END_TEST
@@ -683,7 +703,7 @@ START_TEST(test_indirect_share)
 		struct tc_airfair_rate r = VHT(mcs, 1, 2, 1);
 		double share;
 
-		airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, &b);
+		airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, MPDUS(1), &b);
 		share = (double)b.direct_ns / b.total_ns;
 		printf("# VHT80 SGI 1SS MCS%d 1500 B: direct %.1f%% of %llu ns\n",
 		       mcs, share * 100, (unsigned long long)b.total_ns);
