@@ -166,6 +166,32 @@ static void ac_unlink(struct medium *m, struct med_radio *rd, struct med_ac *a,
 	f->next = NULL;
 }
 
+/* The first MPDU of f's link and TID still queued at its transmitter, NULL none. */
+static struct med_frame *link_first(struct medium *m, const struct med_frame *f)
+{
+	for (struct med_frame *g = m->radio[f->src].ac[f->ac].head; g; g = g->next)
+		if (g->tid == f->tid && g->dst == f->dst)
+			return g;
+	return NULL;
+}
+
+/* f has left its queue: what was held behind it on its link may go */
+static void link_settle(struct medium *m, const struct med_frame *f)
+{
+	struct med_frame *g;
+
+	if (!m->rx_release || f->tid == MED_NO_TID)
+		return;
+	g = link_first(m, f);
+	m->rx_release(m->ctx, f->src, f->dst, f->tid, g ? g->seq : UINT64_MAX);
+}
+
+/* at delivery: is an earlier MPDU of f's link and TID still queued? */
+static void rx_order(struct medium *m, struct med_frame *f)
+{
+	f->rx_held = m->rx_release && f->tid != MED_NO_TID && link_first(m, f) != f;
+}
+
 void med_radio_del(struct medium *m, int idx)
 {
 	struct med_radio *rd;
@@ -186,6 +212,7 @@ void med_radio_del(struct medium *m, int idx)
 		while ((f = ac_pop(m, rd, &rd->ac[ac]))) {
 			f->acked = false;
 			f->dropped = true;
+			link_settle(m, f);
 			if (m->done)
 				m->done(m->ctx, f);
 		}
@@ -257,6 +284,7 @@ static bool drop_fattest(struct medium *m, struct med_radio *rd, struct med_fram
 	if (!victim)
 		return false;
 	ac_unlink(m, rd, va, victim);
+	link_settle(m, victim);
 	m->cell[victim->src][fat][victim->ac].qdrops++;
 	victim->acked = false;
 	victim->dropped = true;
@@ -279,6 +307,8 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 		med_radio_add(m, f->src);
 	rd = &m->radio[f->src];
 	f->enq_ns = m->now;
+	f->seq = ++m->enq_seq;
+	f->rx_held = false;
 	f->next = NULL;
 	f->attempts = 0;
 	memset(f->used, 0, sizeof(f->used));
@@ -647,6 +677,7 @@ static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx
 	}
 
 	ac_pop(m, &m->radio[tx->radio], a);
+	link_settle(m, f);
 	a->contend_since = m->now;
 	f->acked = acked;
 	a->retry = 0;
@@ -664,6 +695,7 @@ static void deliver(struct medium *m, struct med_chan *c, struct med_tx *tx)
 	f->rx_ampdu = 0;	/* a PPDU of its own */
 
 	if (f->dst >= 0 && f->dst != MED_BCAST) {
+		rx_order(m, f);
 		if (m->rx && m->radio[f->dst].present)
 			m->rx(m->ctx, f, f->dst, f->signal);
 		return;
@@ -749,6 +781,7 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 			cell->bytes += g->len;
 			cell_count_rate1(cell, g);
 			g->rx_ampdu = m->ampdus_delivered;
+			rx_order(m, g);
 			if (m->rx && m->radio[g->dst].present)
 				m->rx(m->ctx, g, g->dst, g->signal);
 		} else if (next_rate(m, g) >= 0) {
@@ -757,6 +790,7 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 			cell->failures++;
 		}
 		ac_unlink(m, rd, a, g);
+		link_settle(m, g);
 		g->acked = tx->agg_ok[j];
 		if (m->done)
 			m->done(m->ctx, g);

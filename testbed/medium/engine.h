@@ -24,6 +24,7 @@
 #define MED_MAX_RATES	4
 #define MED_NOISE_DBM	(-91)			/* 20 MHz, NF 10 dB */
 #define MED_AMPDU_MAX	AIRFAIR_MAX_AMPDU	/* MPDUs per A-MPDU: the BlockAck window */
+#define MED_NO_TID	0xff			/* not unicast QoS data: no delivery order kept */
 
 struct med_frame {
 	struct med_frame *next;
@@ -44,6 +45,9 @@ struct med_frame {
 	bool dropped;			/* queue overflow, never sent */
 	int signal;			/* dBm of the ACK / last attempt */
 	uint32_t rx_ampdu;		/* at delivery: the A-MPDU's number, 0 none */
+	uint8_t tid;			/* unicast QoS data: its TID, else MED_NO_TID */
+	bool rx_held;			/* at delivery: behind a queued MPDU of its TID (rx_release) */
+	uint64_t seq;			/* enqueue order, set by med_enqueue() */
 	/*
 	 * An A-MPDU report for rate control rides on this frame's status:
 	 * rep_len MPDUs sent, rep_ack acknowledged, in one attempt at rate slot
@@ -144,6 +148,8 @@ typedef double (*med_per_fn)(void *ctx, int src, int dst, const struct tc_airfai
 			     uint32_t psdu_len, int *signal);
 typedef void (*med_done_fn)(void *ctx, struct med_frame *f);	/* TX status, frame freed by caller */
 typedef void (*med_rx_fn)(void *ctx, struct med_frame *f, int rx, int signal);
+/* frames from src to dst of tid held at delivery whose seq is below before may go */
+typedef void (*med_release_fn)(void *ctx, int src, int dst, int tid, uint64_t before);
 typedef enum airfair_phy (*med_phy_fn)(void *ctx, uint32_t freq);
 
 struct medium {
@@ -156,6 +162,7 @@ struct medium {
 	int retry_limit;		/* cap on attempts, 0: take the rate table */
 	int ampdu_max;			/* MPDUs per A-MPDU, <= 1: no aggregation */
 	uint32_t ampdus_delivered;	/* numbers them, from 1, skipping 0 on wrap */
+	uint64_t enq_seq;		/* last med_frame.seq given */
 	struct med_radio radio[MED_MAX_RADIOS];
 	struct med_chan chan[MED_MAX_CHANS];
 	int nchan;
@@ -165,6 +172,17 @@ struct medium {
 	med_per_fn per;
 	med_done_fn done;
 	med_rx_fn rx;
+	/*
+	 * The receiver's reorder buffer in simulated time. Set: an MPDU
+	 * delivered while an earlier one of its link and TID is still queued
+	 * (lost in an A-MPDU and waiting for its retransmission) comes to rx
+	 * with rx_held set, and the caller holds it back until rx_release lets
+	 * it go, as the MPDUs before it are delivered or dropped. A guest's
+	 * reorder timeout runs in real time: at dilation k it would release
+	 * past the gap after 1/k of its time, and the retransmission, when it
+	 * comes, would be dropped as out of date.
+	 */
+	med_release_fn rx_release;
 	med_phy_fn phy_for;
 	/*
 	 * Failed A-MPDU attempts not yet reported (no frame of theirs finished),

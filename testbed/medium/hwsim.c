@@ -113,6 +113,14 @@ struct hw_priv {
 	uint8_t data[];
 };
 
+/* A delivery held back by the medium's reorder rule (engine.h: rx_release). */
+struct hw_held {
+	struct hw_held *next;
+	struct nl_msg *msg;
+	int src, dst, tid;
+	uint64_t seq, since_ns;
+};
+
 struct hw_ctx {
 	struct ctx_base base;
 	struct medium *m;
@@ -133,6 +141,9 @@ struct hw_ctx {
 	/* FIFO: every retry waits the same time, so they fall due in order */
 	struct hw_status retry[STATUS_RETRIES];
 	unsigned int retry_head, retry_len;
+	/* deliveries held for an earlier MPDU of their TID, in delivery order */
+	struct hw_held *held, **held_tail;
+	uint64_t held_frames, held_ns_max;
 };
 
 static volatile sig_atomic_t stop;
@@ -257,22 +268,26 @@ static bool frame_beacon(const uint8_t *f, uint32_t len)
 	return len >= 24 && (f[0] & 0xfc) == 0x80;
 }
 
-static int frame_ac(const uint8_t *f, uint32_t len)
+/* The TID of a QoS data frame, -1 for any other frame. */
+static int frame_tid(const uint8_t *f, uint32_t len)
 {
 	uint16_t fc = f[0] | (f[1] << 8);
-	int type = (fc >> 2) & 3, sub = (fc >> 4) & 0xf, off = 24;
+	uint32_t off = (fc & 0x0300) == 0x0300 ? 30 : 24;
+
+	if (((fc >> 2) & 3) != 2 || !(fc & 0x80) || len < off + 2)
+		return -1;
+	return f[off] & 0xf;
+}
+
+static int frame_ac(const uint8_t *f, uint32_t len)
+{
 	static const int tid2ac[8] = { AIRFAIR_AC_BE, AIRFAIR_AC_BK, AIRFAIR_AC_BK, AIRFAIR_AC_BE,
 				       AIRFAIR_AC_VI, AIRFAIR_AC_VI, AIRFAIR_AC_VO, AIRFAIR_AC_VO };
+	int tid = frame_tid(f, len);
 
-	if (type != 2)
+	if (((f[0] >> 2) & 3) != 2)
 		return AIRFAIR_AC_VO;	/* management and control: mac80211 uses the VO queue */
-	if (!(sub & 8))
-		return AIRFAIR_AC_BE;
-	if ((fc & 0x0300) == 0x0300)
-		off = 30;
-	if (len < (uint32_t)off + 2)
-		return AIRFAIR_AC_BE;
-	return tid2ac[f[off] & 7];
+	return tid < 0 ? AIRFAIR_AC_BE : tid2ac[tid & 7];
 }
 
 /* hwsim rate entry -> airtime-model rate descriptor */
@@ -522,11 +537,49 @@ static void cb_rx(void *ctx, struct med_frame *f, int rx, int signal)
 	/* a retransmission carries the Retry bit, as a radio sets it */
 	if (f->attempts > 1 && p->len >= 2 && !f->no_ack)
 		((uint8_t *)nla_data(fa))[1] |= FC1_RETRY;
+	if (f->rx_held) {
+		struct hw_held *hd = malloc(sizeof(*hd));
+
+		if (!hd) {
+			nlmsg_free(msg);
+			return;
+		}
+		*hd = (struct hw_held){ .msg = msg, .src = f->src, .dst = rx, .tid = f->tid,
+					.seq = f->seq, .since_ns = h->m->now };
+		*h->held_tail = hd;
+		h->held_tail = &hd->next;
+		h->held_frames++;
+		MED_LOG(h->m, 3, "hold cookie %llu from radio %d to radio %d for an earlier MPDU\n",
+			(unsigned long long)f->cookie, f->src, rx);
+		return;
+	}
 	h->frames_out++;
 	h->radio[rx].rx_frames++;
 	MED_LOG(h->m, 3, "deliver cookie %llu from radio %d to radio %d (%d dBm)\n",
 		(unsigned long long)f->cookie, f->src, rx, signal);
 	msg_send(h, msg);
+}
+
+static void cb_rx_release(void *ctx, int src, int dst, int tid, uint64_t before)
+{
+	struct hw_ctx *h = ctx;
+	struct hw_held **pp = &h->held, *hd;
+
+	while ((hd = *pp)) {
+		if (hd->src != src || hd->dst != dst || hd->tid != tid || hd->seq >= before) {
+			pp = &hd->next;
+			continue;
+		}
+		*pp = hd->next;
+		if (h->held_tail == &hd->next)
+			h->held_tail = pp;
+		if (h->m->now - hd->since_ns > h->held_ns_max)
+			h->held_ns_max = h->m->now - hd->since_ns;
+		h->frames_out++;
+		h->radio[dst].rx_frames++;
+		msg_send(h, hd->msg);
+		free(hd);
+	}
 }
 
 static void handle_frame(struct hw_ctx *h, struct nlattr **a)
@@ -587,6 +640,9 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 	} else {
 		f->dst = mac_to_radio(h, data + 4);
 	}
+	f->tid = MED_NO_TID;
+	if (!f->no_ack && f->dst >= 0 && frame_tid(data, len) >= 0)
+		f->tid = (uint8_t)frame_tid(data, len);
 	n = 0;
 	for (int i = 0; i < 4; i++) {
 		uint16_t fl;
@@ -730,14 +786,16 @@ static void write_stats(struct hw_ctx *h, const char *path, uint64_t start_real)
 		"\"frames_in\": %llu, \"frames_in_per_s\": %.1f, \"deliveries\": %llu, "
 		"\"tx_status\": %llu, \"queue_drops\": %llu, \"kernel_rejects\": %llu, "
 		"\"send_errors\": %llu, \"status_retries\": %llu, \"status_retry_rejects\": %llu, "
-		"\"beacons_off_air\": %llu, \"cpu_s\": %.3f, \"cpu_share\": %.4f, "
+		"\"beacons_off_air\": %llu, \"rx_held\": %llu, \"rx_held_max_us\": %.1f, "
+		"\"cpu_s\": %.3f, \"cpu_share\": %.4f, "
 		"\"late_us_mean\": %.1f, \"late_us_max\": %.1f},\n\"medium\": ",
 		wall, h->k, (unsigned long long)h->base.cfg->seed, (unsigned long long)h->frames_in,
 		wall > 0 ? h->frames_in / wall : 0, (unsigned long long)h->frames_out,
 		(unsigned long long)h->status_out, (unsigned long long)h->qdrops,
 		(unsigned long long)h->nl_errors, (unsigned long long)h->send_errors,
 		(unsigned long long)h->status_retries, (unsigned long long)h->status_retry_rejects,
-		(unsigned long long)h->beacons_free, cpu_seconds(), wall > 0 ? cpu_seconds() / wall : 0,
+		(unsigned long long)h->beacons_free, (unsigned long long)h->held_frames,
+		h->held_ns_max / 1e3, cpu_seconds(), wall > 0 ? cpu_seconds() / wall : 0,
 		h->late_n ? h->late_ns_sum / 1e3 / h->late_n : 0, h->late_ns_max / 1e3);
 	med_json(h->m, f, hw_name);
 	fprintf(f, "}\n");
@@ -775,6 +833,8 @@ int run_hwsim(struct medium_cfg *cfg, struct run_opts *ro)
 	medium_setup(&m, cfg, ro, &h);
 	m.done = cb_done;
 	m.rx = cb_rx;
+	m.rx_release = cb_rx_release;
+	h.held_tail = &h.held;
 
 	h.sock = nl_socket_alloc();
 	if (!h.sock || genl_connect(h.sock)) {
@@ -876,6 +936,13 @@ int run_hwsim(struct medium_cfg *cfg, struct run_opts *ro)
 		(unsigned long long)h.frames_out);
 	write_stats(&h, ro->stats_file, start);
 	write_stats(&h, ro->json_file, start);
+	while (h.held) {
+		struct hw_held *hd = h.held;
+
+		h.held = hd->next;
+		nlmsg_free(hd->msg);
+		free(hd);
+	}
 	nl_socket_free(h.sock);
 	return 0;
 }

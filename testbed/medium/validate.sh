@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..43"
+echo "1..44"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -214,6 +214,12 @@ msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
 echo "# bad queue-drop: rc $rc: $msg"
 check "$([ $rc = 2 ] && grep -q "$cfg:1: queue-drop 'random': want tail or fattest" <<<"$msg" && echo 1 || echo 0)" "config error names file:line (queue-drop)"
 rm -f "$cfg"
+
+# 44: delivery order on a BlockAck link (test_rx_order: its own checks, shown)
+res=$("$O/test_rx_order" 2>&1); rc=$?
+sed 's/^/#   /' <<<"$res"
+check "$([ $rc = 0 ] && [ "$(grep -c '^ok' <<<"$res")" = 5 ] && echo 1 || echo 0)" \
+	"a lost MPDU holds the later ones of its TID until it arrives or is dropped ($(grep -c '^ok' <<<"$res")/5)"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]

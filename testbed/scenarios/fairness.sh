@@ -114,6 +114,7 @@ fair_setup() {
 	export AIRFAIR_MEDIUM_CMD
 	wifi_setup "$FAIR_NSTA" band=5g mode="$FAIR_MODE" || return 1
 	server_setup "$FAIR_DELAY" || return 1
+	fair_reorder_probe
 	[ -n "${AIRFAIR_MEDIUM_STATS:-}" ] && [ -s "$AIRFAIR_MEDIUM_STATS" ] ||
 		{ log "fair_setup: no live stats from the medium"; return 1; }
 }
@@ -326,10 +327,29 @@ fair_tcp_losses() {	# NETNS: "retransmitted-segments timeouts spurious-timeouts"
 # fair_drops: a line per sender — station i (and "srv", the wired server) — with its TCP
 # retransmitted segments, timeouts, the packets dropped below TCP on its side (its
 # interface's root qdisc, which counts its children's, and where mac80211 has TXQs its
-# TXQs: debugfs aqm "drops", which mac80211's CoDel counts), and the timeouts TCP found
-# spurious (F-RTO). Snapshotted as the omitted seconds begin and after the measured
+# TXQs: debugfs aqm "drops", which mac80211's CoDel counts), the timeouts TCP found
+# spurious (F-RTO), and the expiries of its receiver's reorder timer (fair_reorder_probe;
+# for "srv", the stations' timers on the AP's frames). Snapshotted as the omitted seconds begin and after the measured
 # window ends, never inside it: where an upload's losses come from when the medium lost
 # nothing.
+# Each expiry of a receiver's reorder timer (mac80211 released frames past a hole: the
+# missing MPDU, if it comes, is then freed as out of date), traced with the sender's
+# address: the frames a TCP sender lost between the medium and its peer's stack.
+fair_reorder_probe() {
+	local tr=/sys/kernel/tracing
+	[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null || return 0
+	echo 'p:af_reorder_to mac80211:ieee80211_release_reorder_timeout addr=+64(%di):x8[6]' \
+		>> "$tr/kprobe_events" 2>/dev/null || { log "reorder probe: kprobe refused"; return 0; }
+	echo 1 > "$tr/events/kprobes/af_reorder_to/enable"
+}
+
+fair_reorder_count() {	# MAC: reorder-timer expiries for frames from MAC
+	awk -v m="$1" '/af_reorder_to:/ { a = $NF; gsub(/addr=\{|\}|0x/, "", a); n = split(a, b, ",")
+		s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? ":" : "") sprintf("%02s", b[i])
+		gsub(/ /, "0", s); if (tolower(s) == tolower(m)) c++ } END {print c + 0}' \
+		/sys/kernel/tracing/trace 2>/dev/null || echo 0
+}
+
 fair_drops() {
 	local i ns qd aqm r t sp
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
@@ -339,10 +359,10 @@ fair_drops() {
 		aqm=$(cat /sys/kernel/debug/ieee80211/"${STA_PHY[i]}"/netdev:"${STA_IF[i]}"/stations/*/aqm 2>/dev/null |
 			awk '$1 ~ /^[0-9]+$/ && NF >= 11 {s += $6} END{print s + 0}')
 		read -r r t sp <<< "$(fair_tcp_losses "$ns")"
-		echo "$i $r $t $qd $aqm $sp"
+		echo "$i $r $t $qd $aqm $sp $(fair_reorder_count "${STA_MAC[i]}")"
 	done
 	read -r r t sp <<< "$(fair_tcp_losses "$SERVER_NS")"
-	echo "srv $r $t 0 0 $sp"
+	echo "srv $r $t 0 0 $sp $(fair_reorder_count "$(cat /sys/class/net/"$AP_IF"/address)")"
 }
 
 fair_run() {
