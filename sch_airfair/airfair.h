@@ -21,6 +21,8 @@
 #include "airtime.h"
 
 #define AIRFAIR_FLOWS_PER_STA	32	/* flow buckets of one station */
+#define AIRFAIR_FLOW_WAYS	4	/* in sets of this many (airfair_flow_bucket) */
+#define AIRFAIR_FLOW_IDLE	HZ	/* a TCP flow's state is kept this long idle */
 #define AIRFAIR_STA_HASH_BITS	8
 #define AIRFAIR_WEIGHT_DEFAULT	1
 #define AIRFAIR_DEFAULT_MSS	1448

@@ -236,6 +236,46 @@ static void airfair_learn_delack(struct airfair_flow *flow, u32 ack_seq)
 		flow->last_ack_seq = ack_seq;
 }
 
+/*
+ * A flow's bucket, set-associative as in sch_cake: the hash picks a set of
+ * AIRFAIR_FLOW_WAYS buckets, and the flow takes the one it holds, else the
+ * least recently used empty one, sparing a TCP flow's state (its window
+ * scale comes once, in the SYN-ACK) until it has been idle for
+ * AIRFAIR_FLOW_IDLE. With one bucket per hash, a ping or a connection's
+ * control flow that landed on an upload's bucket between two of its ACKs
+ * took it over, and the upload went on without a window bound for the rest
+ * of its life. *take: the bucket is the flow's to reset. If none can be had,
+ * the flow shares the set's first one with its occupant, whose state is left
+ * alone (airfair_classify()).
+ */
+static bool airfair_flow_kept(const struct airfair_flow *flow)
+{
+	return flow->qlen || (flow->wscale >= 0 &&
+			      time_before(jiffies, flow->last_seen + AIRFAIR_FLOW_IDLE));
+}
+
+static struct airfair_flow *airfair_flow_bucket(struct airfair_sta *sta,
+						u32 hash, bool *take)
+{
+	struct airfair_flow *set, *flow, *lru = NULL;
+	int i;
+
+	set = &sta->flows[reciprocal_scale(hash, AIRFAIR_FLOWS_PER_STA /
+					   AIRFAIR_FLOW_WAYS) * AIRFAIR_FLOW_WAYS];
+	*take = false;
+	for (i = 0; i < AIRFAIR_FLOW_WAYS; i++) {
+		flow = &set[i];
+		if (flow->tag == hash)
+			return flow;
+		if (airfair_flow_kept(flow))
+			continue;
+		if (!lru || time_before(flow->last_seen, lru->last_seen))
+			lru = flow;
+	}
+	*take = lru;
+	return lru ?: set;
+}
+
 /* What a packet of a flow whose TCP state is not kept is charged as. */
 static const struct airfair_flow airfair_flow_unknown = {
 	.dir = AIRFAIR_DIR_NONE,
@@ -263,6 +303,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	struct flow_keys keys;
 	struct tcphdr _th;
 	u32 hash, seg = 0;
+	bool take;
 
 	hash = airfair_flow_hash(skb, &keys);
 	if (keys.basic.ip_proto == IPPROTO_UDP) {
@@ -280,8 +321,8 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 		}
 	}
 
-	flow = &sta->flows[reciprocal_scale(hash, AIRFAIR_FLOWS_PER_STA)];
-	if (!flow->qlen && flow->tag != hash)
+	flow = airfair_flow_bucket(sta, hash, &take);
+	if (take)
 		airfair_flow_reset(q, flow, hash, kind);
 	flow->last_seen = jiffies;
 	state = flow;

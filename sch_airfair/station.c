@@ -36,8 +36,10 @@ static void airfair_sta_init(struct airfair_sta *sta, const u8 *addr)
 	RB_CLEAR_NODE(&sta->rb);
 	/* All-zero codel_vars is CoDel's initial state. */
 	memset(sta->flows, 0, sizeof(sta->flows));
-	for (i = 0; i < AIRFAIR_FLOWS_PER_STA; i++)
+	for (i = 0; i < AIRFAIR_FLOWS_PER_STA; i++) {
 		INIT_LIST_HEAD(&sta->flows[i].chain);
+		sta->flows[i].wscale = -1;
+	}
 	airfair_sta_set_weight(sta, AIRFAIR_WEIGHT_DEFAULT);
 	sta->source = AIRFAIR_SRC_DEFAULT;
 	sta->source_changed = jiffies;
