@@ -317,6 +317,7 @@ rate_mbit() {
 # It is killed (SIGTERM) by wifi_cleanup.
 # WIFI_HOSTAPD_EXTRA: lines added to the AP's hostapd.conf, @STAi@ replaced by station i's
 # MAC (e.g. airtime_sta_weight=@STA2@ 512).
+# WIFI_DILATION: the medium's dilation k, if any (TCP small queues, above the modprobe).
 # Sets AP_IF AP_PHY AP_MAC STA_IF[i] STA_PHY[i] STA_MAC[i] WIFI_ASSOC_TIME.
 wifi_setup() {
 	local n=$1 band=2g mode=ht rates="" a pos=0
@@ -343,7 +344,17 @@ wifi_setup() {
 	if [ -d /sys/module/mac80211_hwsim ]; then
 		rmmod mac80211_hwsim 2>/dev/null || { log "wifi_setup: mac80211_hwsim is in use"; return 1; }
 	fi
-	modprobe mac80211_hwsim radios=$((n + 1)) || { log "wifi_setup: cannot load mac80211_hwsim"; return 1; }
+	# On a medium dilated k times (WIFI_DILATION), the testbed's hwsim (patch 0004) keeps
+	# TCP small queues' budget at the air it covers at full speed: mac80211's pacing shift
+	# less log2(k). A stock hwsim ignores the parameter.
+	# (Integer arithmetic: the guest's awk has no log().)
+	local hwargs=("radios=$((n + 1))") k=${WIFI_DILATION:-1} lg=0
+	k=${k%%.*}
+	while [ $(((1 << (2 * lg + 1)) )) -le $((k * k)) ]; do lg=$((lg + 1)); done
+	[ "$lg" -gt 0 ] && hwargs+=("tx_sk_pacing_shift=$((lg > 7 ? 0 : 7 - lg))")
+	modprobe mac80211_hwsim "${hwargs[@]}" || { log "wifi_setup: cannot load mac80211_hwsim"; return 1; }
+	[ -e /sys/module/mac80211_hwsim/parameters/tx_sk_pacing_shift ] && [ ${#hwargs[@]} -gt 1 ] &&
+		log "wifi_setup: hwsim ${hwargs[1]} (dilation $WIFI_DILATION)"
 	local phys=() p
 	# hwsim radios in creation order (hwsimK), each with its phy and netdev.
 	for p in $(for d in /sys/class/ieee80211/*; do

@@ -112,7 +112,7 @@ fair_setup() {
 		AIRFAIR_MEDIUM_CMD+=' -S $AIRFAIR_MEDIUM_STATS -o $WIFI_DIR/medium-final.json'
 	fi
 	export AIRFAIR_MEDIUM_CMD
-	wifi_setup "$FAIR_NSTA" band=5g mode="$FAIR_MODE" || return 1
+	WIFI_DILATION=$FAIR_K wifi_setup "$FAIR_NSTA" band=5g mode="$FAIR_MODE" || return 1
 	server_setup "$FAIR_DELAY" || return 1
 	fair_reorder_probe
 	[ -n "${AIRFAIR_MEDIUM_STATS:-}" ] && [ -s "$AIRFAIR_MEDIUM_STATS" ] ||
