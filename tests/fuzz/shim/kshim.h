@@ -20,6 +20,8 @@
 #define HZ			1000
 #define NSEC_PER_SEC		1000000000ULL
 extern unsigned long jiffies;
+#define time_after(a, b)	((long)((b) - (a)) < 0)
+#define time_before(a, b)	time_after(b, a)
 
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
