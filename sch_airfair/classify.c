@@ -236,6 +236,13 @@ static void airfair_learn_delack(struct airfair_flow *flow, u32 ack_seq)
 		flow->last_ack_seq = ack_seq;
 }
 
+/* Does the bucket keep its occupant: packets queued, or TCP state in use? */
+static bool airfair_flow_kept(const struct airfair_flow *flow)
+{
+	return flow->qlen || (flow->wscale >= 0 &&
+			      time_before(jiffies, flow->last_seen + AIRFAIR_FLOW_IDLE));
+}
+
 /*
  * A flow's bucket, set-associative as in sch_cake: the hash picks a set of
  * AIRFAIR_FLOW_WAYS buckets, and the flow takes the one it holds, else the
@@ -248,12 +255,6 @@ static void airfair_learn_delack(struct airfair_flow *flow, u32 ack_seq)
  * the flow shares the set's first one with its occupant, whose state is left
  * alone (airfair_classify()).
  */
-static bool airfair_flow_kept(const struct airfair_flow *flow)
-{
-	return flow->qlen || (flow->wscale >= 0 &&
-			      time_before(jiffies, flow->last_seen + AIRFAIR_FLOW_IDLE));
-}
-
 static struct airfair_flow *airfair_flow_bucket(struct airfair_sta *sta,
 						u32 hash, bool *take)
 {
@@ -272,7 +273,7 @@ static struct airfair_flow *airfair_flow_bucket(struct airfair_sta *sta,
 		if (!lru || time_before(flow->last_seen, lru->last_seen))
 			lru = flow;
 	}
-	*take = lru;
+	*take = lru != NULL;
 	return lru ?: set;
 }
 

@@ -350,7 +350,7 @@ wifi_setup() {
 	# (Integer arithmetic: the guest's awk has no log().)
 	local hwargs=("radios=$((n + 1))") k=${WIFI_DILATION:-1} lg=0
 	k=${k%%.*}
-	while [ $(((1 << (2 * lg + 1)) )) -le $((k * k)) ]; do lg=$((lg + 1)); done
+	while (((1 << (2 * lg + 1)) <= k * k)); do lg=$((lg + 1)); done
 	[ "$lg" -gt 0 ] && hwargs+=("tx_sk_pacing_shift=$((lg > 7 ? 0 : 7 - lg))")
 	modprobe mac80211_hwsim "${hwargs[@]}" || { log "wifi_setup: cannot load mac80211_hwsim"; return 1; }
 	[ -e /sys/module/mac80211_hwsim/parameters/tx_sk_pacing_shift ] && [ ${#hwargs[@]} -gt 1 ] &&

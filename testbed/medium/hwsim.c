@@ -590,7 +590,7 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 	struct hw_priv *p;
 	uint32_t len, freq;
 	const uint8_t *data;
-	int src, n;
+	int src, n, tid;
 
 	if (!a[HWSIM_ATTR_ADDR_TRANSMITTER] || !a[HWSIM_ATTR_FRAME] || !a[HWSIM_ATTR_FLAGS] ||
 	    !a[HWSIM_ATTR_TX_INFO] || !a[HWSIM_ATTR_COOKIE])
@@ -640,9 +640,8 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 	} else {
 		f->dst = mac_to_radio(h, data + 4);
 	}
-	f->tid = MED_NO_TID;
-	if (!f->no_ack && f->dst >= 0 && frame_tid(data, len) >= 0)
-		f->tid = (uint8_t)frame_tid(data, len);
+	tid = frame_tid(data, len);
+	f->tid = !f->no_ack && f->dst >= 0 && tid >= 0 ? (uint8_t)tid : MED_NO_TID;
 	n = 0;
 	for (int i = 0; i < 4; i++) {
 		uint16_t fl;
