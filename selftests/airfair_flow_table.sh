@@ -37,7 +37,7 @@ iperf3 -s -B 10.77.0.1 -p $PORT > "$TMPD/server.log" 2>&1 & SRV=$!
 sleep 0.5
 
 clamps() { qdisc_field $DEV window_clamps; }
-ip netns exec $AF_NS timeout -k 5 30 iperf3 -c 10.77.0.1 -B "$(sta_addr 1)" -p $PORT -t 7 \
+ip netns exec $AF_NS timeout -k 5 30 iperf3 -c 10.77.0.1 -B "$(sta_addr 1)" -p $PORT -t 10 \
 	-b 2M --connect-timeout 5000 > "$TMPD/up.log" 2>&1 & up=$!
 sleep 2
 c0=$(clamps)
