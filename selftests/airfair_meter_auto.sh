@@ -5,12 +5,13 @@
 # rate, so a UDP sender at a fixed rate to a station at 6 Mbit/s sets the charged air
 # rate, and the grant must settle around it (one station alone: the probe, 5/4 of the
 # best 100 ms of the last 600, which a bursty sender on a slow kernel puts up to twice
-# the mean: hence 0.6-2.5 x the mean), so that its demand is not throttled; idle time (no
-# dequeues) must leave the grant where it was; a fixed utilisation must replace it, and
-# auto must start again from the whole of real time. Two stations whose light load
-# leaves the queue empty must not be held under their rate (the grant's drain phases are
-# for a channel the load fills). A ceiling (utilisation auto max) must bind at once and
-# hold the charged air rate to it.
+# the mean: hence 0.6-2.5 x the mean; one sample in eight may follow a single burst's
+# interval, up to the whole of real time), so that its demand is not throttled; idle
+# time (no dequeues) must leave the grant where it was; a fixed utilisation must
+# replace it, and auto must start again from the whole of real time. Two stations whose
+# light load leaves the queue empty must not be held under their rate (the grant's
+# drain phases are for a channel the load fills). A ceiling (utilisation auto max) must
+# bind at once and hold the charged air rate to it.
 . "$(dirname "$0")/airfair_lib.sh"
 
 DEV=af0
@@ -60,8 +61,12 @@ got=$(cat /tmp/auto-udp)
 log "charged air per real time $rate; grants (/65536): $samples"
 if awk -v r="$rate" -v s="$samples" 'BEGIN{
 	n = split(s, g, " "); if (r < 0.1 || n < 8) exit 1
-	for (i = 1; i <= n; i++) if (g[i] / 65536 < 0.6 * r || g[i] / 65536 > 2.5 * r) exit 1 }'; then
-	ktap_test_pass "the grant follows the charged air rate $rate (every sample within 0.6-2.5 x)"
+	for (i = 1; i <= n; i++) {
+		if (g[i] / 65536 < 0.6 * r) exit 1
+		out += g[i] / 65536 > 2.5 * r
+	}
+	exit out > 1 }'; then
+	ktap_test_pass "the grant follows the charged air rate $rate (no sample under 0.6 x, at most one over 2.5 x)"
 else
 	ktap_test_fail "the grant follows the charged air rate $rate (grants /65536: $samples)"
 fi
