@@ -128,7 +128,8 @@ struct airfair_skb_cb {
 	u32 cost_ns;
 	u32 hash;		/* flow hash: tells flows sharing a bucket apart */
 	u16 thoff;		/* transport header offset */
-	u8 pkt_class;
+	u8 pkt_class:7;
+	u8 rtt_timed:1;		/* its flow's egress half is timed from it */
 	u8 acks_merged;		/* ACKs the ACK filter folded into this one */
 };
 
@@ -210,6 +211,7 @@ struct airfair_rtt_ent {
 	u64 ts_ns[2];			/* when it went by, 0 = none timed */
 	u32 ts_val[2];
 	u32 last_tsval[2];
+	bool ts_queued;			/* the timed egress packet is still here */
 	/*
 	 * Half round trips, indexed by the direction of the packet that
 	 * starts them: [EGRESS] AP -> station -> AP, [INGRESS] AP -> server
@@ -251,6 +253,7 @@ struct airfair_rtt_seen {
 	u32 rtt_us;			/* 0 = no estimate yet */
 	u8 weight;			/* samples behind it (its weaker half) */
 	u16 down_delack_x256;		/* the station's segments per ACK, 0 = none */
+	bool timed;			/* the egress half is timed from this packet */
 };
 
 /* TCP options the estimator and the classifier use. */
@@ -466,6 +469,7 @@ void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 			const struct airfair_tcp_opts *o, u32 seg,
 			struct airfair_rtt_seen *seen,
 			struct airfair_upload_seen *up);
+void airfair_rtt_dequeued(struct airfair_sched *q, u32 hash);
 
 /* hook.c: the optional mac80211 TX report hook (docs/mac80211-hook.md) */
 void airfair_hook_init(void);

@@ -376,6 +376,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	}
 
 	cb->pkt_class = pkt_class;
+	cb->rtt_timed = th && seen.timed;
 	cb->acks_merged = 0;
 	cb->hash = hash;
 	cb->thoff = keys.control.thoff;

@@ -981,6 +981,8 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 		q->cur = NULL;
 	}
 
+	if (airfair_cb(skb)->rtt_timed)
+		airfair_rtt_dequeued(q, airfair_cb(skb)->hash);
 	cost = airfair_cb(skb)->cost_ns;
 	if (q->util_auto && !q->auto_upload &&
 	    airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK &&

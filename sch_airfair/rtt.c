@@ -19,8 +19,13 @@
  * first comes back, and given up when a later value is echoed instead or after
  * AIRFAIR_RTT_MAX_NS. Flows without timestamps get one sample per half from
  * the handshake (SYN to SYN-ACK, SYN-ACK to ACK), none if a SYN or SYN-ACK is
- * seen twice (Karn). Egress times are taken at enqueue, so samples include
- * airfair's own queueing; ingress times when the stack receives the packet.
+ * seen twice (Karn). A timestamp's egress time is taken when airfair hands
+ * the packet to the driver (the timed packet is marked at enqueue, its time
+ * moved on at dequeue), so the egress half leaves out airfair's own queueing:
+ * an upload's ACKs are held there on purpose, and a half that counted the
+ * hold would widen the upload window the hold is meant to keep (session 38:
+ * 0.46 s for a slow station). The handshake's egress times are taken at
+ * enqueue; ingress times when the stack receives the packet.
  *
  * Filter: each half keeps its minimum over the last 10 to 20 s (two 10 s
  * windows). Every sample is at least the true half round trip; a minimum
@@ -202,13 +207,17 @@ static void airfair_rtt_handshake(struct airfair_rtt *r,
 	}
 }
 
-/* Timestamp echo timing: one outstanding TSval per direction. */
-static void airfair_rtt_tstamp(struct airfair_rtt *r, struct airfair_rtt_ent *e,
+/*
+ * Timestamp echo timing: one outstanding TSval per direction. True if this
+ * packet is the one timed.
+ */
+static bool airfair_rtt_tstamp(struct airfair_rtt *r, struct airfair_rtt_ent *e,
 			       const struct tcphdr *th,
 			       const struct airfair_tcp_opts *o, int dir,
 			       u64 ns, unsigned long now)
 {
 	int other = !dir;
+	bool timed = false;
 
 	/* Does this echo what went the other way? TSecr is only valid with ACK. */
 	if (th->ack && e->ts_ns[other]) {
@@ -238,19 +247,21 @@ static void airfair_rtt_tstamp(struct airfair_rtt *r, struct airfair_rtt_ent *e,
 		   (!e->ts_ns[dir] || ns - e->ts_ns[dir] > AIRFAIR_RTT_MAX_NS)) {
 		e->ts_val[dir] = o->tsval;
 		e->ts_ns[dir] = ns;
+		timed = true;
 	}
 	e->last_tsval[dir] = o->tsval;
+	return timed;
 }
 
 /*
- * Account one TCP packet; the flow's record, NULL if it has none.
- * Called with r->lock held.
+ * Account one TCP packet; the flow's record, NULL if it has none. *timed
+ * (if given): the packet's TSval is the one timed. Called with r->lock held.
  */
 static struct airfair_rtt_ent *airfair_rtt_track(struct airfair_rtt *r,
 						 u32 hash,
 						 const struct tcphdr *th,
 						 const struct airfair_tcp_opts *o,
-						 int dir, bool add)
+						 int dir, bool add, bool *timed)
 {
 	unsigned long now = jiffies;
 	struct airfair_rtt_ent *e;
@@ -262,8 +273,8 @@ static struct airfair_rtt_ent *airfair_rtt_track(struct airfair_rtt *r,
 	e->last_seen = now;
 	if (th->syn || e->hs_state != AIRFAIR_HS_DONE)
 		airfair_rtt_handshake(r, e, th, dir, ns, now);
-	if (o->ts)
-		airfair_rtt_tstamp(r, e, th, o, dir, ns, now);
+	if (o->ts && airfair_rtt_tstamp(r, e, th, o, dir, ns, now) && timed)
+		*timed = true;
 	return e;
 }
 
@@ -321,8 +332,11 @@ void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 		return;
 	/* Enqueue runs with BHs off already; _bh states what the lock needs. */
 	spin_lock_bh(&r->lock);
-	e = airfair_rtt_track(r, hash, th, o, AIRFAIR_RTT_EGRESS, true);
+	e = airfair_rtt_track(r, hash, th, o, AIRFAIR_RTT_EGRESS, true,
+			      &seen->timed);
 	if (e) {
+		if (seen->timed)
+			e->ts_queued = true;
 		seen->rtt_us = airfair_rtt_of(e);
 		seen->weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
 				   e->nr_samples[AIRFAIR_RTT_INGRESS]);
@@ -334,6 +348,30 @@ void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 		if (up)
 			airfair_upload_take(e, th, up);
 	}
+	spin_unlock_bh(&r->lock);
+}
+
+/*
+ * The packet airfair_rtt_egress() timed leaves the qdisc now: its flow's
+ * egress half starts here. Only the first such packet after the timing
+ * moves it: one marked earlier (its sample given up, still queued) leaves
+ * no later than the one timed, so the start stays between that packet's
+ * enqueue and its dequeue. Called under the root lock from dequeue, for
+ * one packet per flow and round trip.
+ */
+void airfair_rtt_dequeued(struct airfair_sched *q, u32 hash)
+{
+	struct airfair_rtt *r = &q->rtt;
+	struct airfair_rtt_ent *e;
+
+	if (!r->ents)
+		return;
+	spin_lock_bh(&r->lock);
+	e = airfair_rtt_find(r, hash, false, jiffies);
+	if (e && e->ts_queued && e->ts_ns[AIRFAIR_RTT_EGRESS])
+		e->ts_ns[AIRFAIR_RTT_EGRESS] = ktime_get_ns();
+	if (e)
+		e->ts_queued = false;
 	spin_unlock_bh(&r->lock);
 }
 
@@ -402,7 +440,7 @@ static int airfair_rtt_rcv(struct sk_buff *skb, struct net_device *dev,
 	end = airfair_l3_end(skb, &keys);
 	spin_lock(&r->lock);
 	e = airfair_rtt_track(r, hash, th, &opts, AIRFAIR_RTT_INGRESS,
-			      th->syn && !th->ack);
+			      th->syn && !th->ack, NULL);
 	/*
 	 * Upload data counts for the flow's station only when that station
 	 * sent it: another station cannot charge (or relieve) it by reusing

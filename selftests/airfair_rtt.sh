@@ -25,6 +25,12 @@
 # 3. rtt-buffer: two downloads to one station, 5 ms and 100 ms, into a small metered
 #    buffer: with rtt-buffer the overflow drops are RTT-share drops (drop_rtt), without
 #    it limit drops; each flow's retransmissions are logged.
+# 4. A queue standing in airfair is not part of the path: a window-limited download to
+#    station 2 (20 ms path) through a grant of a fifth of real time at 6 Mbit/s keeps
+#    its window queued in airfair (about 0.2 s; CoDel's target set above it), the TCP
+#    sender's smoothed RTT shows it, and after 22 s (past the estimator's 10-20 s
+#    windowed minimum, so the handshake's unqueued samples are gone) rtt_us must still
+#    read the path within the tolerance: egress halves are timed from dequeue.
 . "$(dirname "$0")/airfair_lib.sh"
 
 DEV=af0
@@ -45,7 +51,7 @@ require_root
 require_cmd tc ip iperf3 jq ping nc ss
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
-ktap_set_plan 8
+ktap_set_plan 9
 veth_setup 4 || ktap_skip_all "cannot build the veth/macvlan topology"
 
 check() {	# check NAME CONDITION-COMMAND...
@@ -233,4 +239,21 @@ check "rtt-buffer: overflow drops are RTT-share drops ($dr1 > 0; $dr0 without it
 # Not checked: which flow retransmits more. The 100 ms flow still loses whenever the
 # 5 ms flow has nothing but a sparse packet queued, and in two 7 s runs the counts
 # were within noise of each other (see the log lines above).
+
+# 4. airfair's own queue left out of the estimate
+fresh 11a utilisation 20 target 2s interval 20s station "$(sta_mac 2)" rate 6mbit
+ip netns exec $SRV_NS iperf3 -c "$(sta_addr 2)" -p 5202 -t 26 -w 16K >/dev/null 2>&1 &
+pid=$!
+sleep 22
+srtt=$(ip netns exec $SRV_NS ss -Htin dst "$(sta_addr 2)" and dport = :5202 |
+	sed -n 's/.* rtt:\([0-9.]*\)\/.*/\1/p' | sort -g | tail -1)
+est=$(class_json $DEV | jq -r --arg m "$(sta_mac 2)" \
+	'[.[] | (.station // .) | select(.addr == $m)][0].rtt_us // 0')
+backlog=$(tc -s qdisc show dev $DEV | sed -n 's/.*backlog \([0-9]*[KM]*b\).*/\1/p' | head -1)
+wait $pid
+path=${pnet[2]:-20}
+log "held in airfair: backlog $backlog, TCP srtt ${srtt:-?} ms, path (ping min) $path ms, airfair rtt_us $est"
+check "a standing queue in airfair (TCP srtt ${srtt:-?} ms) is left out: estimate $est us within ${TOL}% of the path's $path ms" \
+	awk -v e="$est" -v x="$path" -v s="${srtt:-0}" -v t=$TOL \
+	'BEGIN { e /= 1000; exit !(s > x + 50 && e >= x * (1 - t / 100) && e <= x * (1 + t / 100)) }'
 ktap_finished

@@ -64,6 +64,7 @@ void airfair_rtt_egress(struct airfair_sched *sq, u32 hash, const u8 *addr,
 	/* a download d as the receive hook learns it (1..16 segments), or none */
 	if (hash & 1)
 		seen->down_delack_x256 = 256 + (hash >> 1) % (15 << 8);
+	seen->timed = hash & 2;
 	if (up)
 		memset(up, 0, sizeof(*up));
 }
