@@ -171,6 +171,7 @@ struct airfair_flow {
 	u16 delack_x256;		/* EWMA of ACKed segments per ACK, x256 */
 	s8 wscale;			/* the AP side's window scale, -1 unknown */
 	u32 rtt_us;			/* passive RTT estimate, 0 = unknown */
+	u32 path_rtt_us;		/* its wired half + the air's floor */
 	u8 rtt_weight;			/* its weight in the station's mean */
 	unsigned long last_seen;	/* jiffies of the last packet */
 };
@@ -237,6 +238,7 @@ struct airfair_rtt {
 	u32 nr_sets;			/* two-way sets */
 	u32 samples;
 	u32 untracked;			/* new flows that found no room */
+	struct airfair_wmin air_floor;	/* least AP -> station -> AP half */
 	bool hooked;
 	struct packet_type pt;		/* receive tap on the qdisc's device */
 };
@@ -251,6 +253,7 @@ struct airfair_upload_seen {
 /* What the receive hook learnt about a flow, for its egress packet (rtt.c). */
 struct airfair_rtt_seen {
 	u32 rtt_us;			/* 0 = no estimate yet */
+	u32 path_rtt_us;		/* server half + the air's floor, 0 = none */
 	u8 weight;			/* samples behind it (its weaker half) */
 	u16 down_delack_x256;		/* the station's segments per ACK, 0 = none */
 	bool timed;			/* the egress half is timed from this packet */

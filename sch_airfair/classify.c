@@ -207,6 +207,7 @@ static void airfair_flow_reset(struct airfair_sched *q,
 	flow->delack_x256 = q->cfg.delack << 8;
 	flow->wscale = -1;
 	flow->rtt_us = 0;
+	flow->path_rtt_us = 0;
 	flow->rtt_weight = 0;
 	flow->sent = 0;		/* T-LAS: the new occupant has attained nothing */
 	q->new_flows_seen++;
@@ -345,6 +346,7 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 				   q->cfg.upload == AIRFAIR_UPLOAD_OBSERVED ?
 				   &up : NULL);
 		flow->rtt_us = seen.rtt_us;
+		flow->path_rtt_us = seen.path_rtt_us;
 		flow->rtt_weight = seen.weight;
 		if (th->syn) {
 			u16 mss = opts.mss;

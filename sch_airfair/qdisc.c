@@ -278,8 +278,9 @@ static void airfair_busy_recount(struct airfair_sched *q)
 /*
  * Upload window (docs/qdisc.md): bound the receive window an upload flow's
  * ACK advertises by what its station sends at its share of the air in four
- * times the flow's RTT plus eight AQM targets (the hold the ACKs may see), in
- * full-size frames at the station's rate, at least two. Holding ACKs back
+ * times the flow's path RTT (rtt.c: without the queue the station keeps)
+ * plus eight AQM targets (the hold the ACKs may see), in full-size frames at
+ * the station's rate, at least two. Holding ACKs back
  * only slows a sender while its window is full, and a sender that loses
  * nothing keeps growing its window: without a bound, the window and not the
  * schedule decides its share of the air. A bound above what the share needs
@@ -302,7 +303,7 @@ static void airfair_upload_window(struct airfair_sched *q,
 				  struct sk_buff *skb)
 {
 	u32 thoff = airfair_cb(skb)->thoff, util = airfair_util_permille(q);
-	u32 rtt = flow->rtt_us ?: AIRFAIR_RTT_REF_US;
+	u32 rtt = flow->path_rtt_us ?: AIRFAIR_RTT_REF_US;
 	/*
 	 * With the grant measured (auto), the share is known well enough for a
 	 * tight bound: two base RTTs and two AQM targets.

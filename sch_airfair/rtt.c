@@ -137,6 +137,8 @@ static void airfair_rtt_sample(struct airfair_rtt *r, struct airfair_rtt_ent *e,
 		return;
 	us = max_t(u32, div_u64(ns, NSEC_PER_USEC), 1);
 	airfair_wmin_add(&e->half[half], us, now);
+	if (half == AIRFAIR_RTT_EGRESS)
+		airfair_wmin_add(&r->air_floor, us, now);
 	if (e->nr_samples[half] < AIRFAIR_RTT_FULL_WEIGHT)
 		e->nr_samples[half]++;
 	r->samples++;
@@ -148,6 +150,23 @@ static u32 airfair_rtt_of(const struct airfair_rtt_ent *e)
 	u32 b = airfair_wmin_get(&e->half[AIRFAIR_RTT_INGRESS]);
 
 	return a && b ? a + b : 0;
+}
+
+/*
+ * The round trip a flow's window must cover, without what its station keeps
+ * queued: the server side's half, and of the station side's the least any
+ * flow of the AP has shown lately. Each station's half above that floor is
+ * mostly its own standing queue, which the window it sizes would feed: a
+ * wider window, a longer queue at the station, a longer half (session 39).
+ */
+static u32 airfair_rtt_path(const struct airfair_rtt *r,
+			    const struct airfair_rtt_ent *e)
+{
+	u32 a = airfair_wmin_get(&e->half[AIRFAIR_RTT_EGRESS]);
+	u32 b = airfair_wmin_get(&e->half[AIRFAIR_RTT_INGRESS]);
+	u32 floor = airfair_wmin_get(&r->air_floor);
+
+	return a && b ? min(a, floor ?: a) + b : 0;
 }
 
 /* The flow's record, or a new one if @add and there is room. */
@@ -338,6 +357,7 @@ void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 		if (seen->timed)
 			e->ts_queued = true;
 		seen->rtt_us = airfair_rtt_of(e);
+		seen->path_rtt_us = airfair_rtt_path(r, e);
 		seen->weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
 				   e->nr_samples[AIRFAIR_RTT_INGRESS]);
 		seen->down_delack_x256 = e->down_d_x256;
