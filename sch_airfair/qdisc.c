@@ -280,12 +280,11 @@ static void airfair_busy_recount(struct airfair_sched *q)
  * ACK advertises by what its station sends at its share of the air in four
  * times the flow's path RTT (rtt.c: without the queue the station keeps)
  * plus eight AQM targets (the hold the ACKs may see), in full-size frames at
- * the station's rate, at least two. Holding ACKs back
- * only slows a sender while its window is full, and a sender that loses
- * nothing keeps growing its window: without a bound, the window and not the
- * schedule decides its share of the air. A bound above what the share needs
- * only lengthens the hold; one below would leave the share unused, hence the
- * margins.
+ * the station's rate, at least two. Holding ACKs back only slows a sender
+ * while its window is full, and a sender that loses nothing keeps growing its
+ * window: without a bound, the window and not the schedule decides its share
+ * of the air. A bound above what the share needs only lengthens the hold; one
+ * below would leave the share unused, hence the margins.
  */
 #define AIRFAIR_UPLOAD_WIN_MIN	2
 

@@ -66,6 +66,9 @@ fresh() {
 	tc qdisc del dev $DEV root 2>/dev/null
 	tc qdisc add dev $DEV root airfair "$@"
 }
+sta_rtt_us() {	# sta_rtt_us MAC < CLASS-JSON -> the station's rtt_us (0: none)
+	jq -r --arg m "$1" '[.[] | (.station // .) | select(.addr == $m)][0].rtt_us // 0'
+}
 sta_flows() {	# sta_flows MAC -> "tcp_down tcp_up"
 	class_json $DEV | jq -r --arg m "$1" \
 		'[.[] | (.station // .) | select(.addr == $m)][0].flows // {} |
@@ -142,8 +145,7 @@ untracked=$(qdisc_field $DEV rtt_untracked)
 log "rtt samples $samples, untracked flows $untracked"
 log "set RTT (ms) | base (ms) | set + base (ms) | ping min (ms) | TCP minrtt (ms) | airfair rtt_us | error vs reference | vs ping min | vs set + base"
 for i in 1 2 3 4; do
-	est=$(jq -r --arg m "$(sta_mac $i)" \
-		'[.[] | (.station // .) | select(.addr == $m)][0].rtt_us // 0' <<<"$js")
+	est=$(sta_rtt_us "$(sta_mac $i)" <<<"$js")
 	sb=$(awk -v r="${RTTS[i - 1]}" -v b="${base[$i]:-0}" 'BEGIN { printf "%.3f", r + b }')
 	mr=$(tcp_minrtt "$sst" "$(sta_addr $i):$((5200 + i))")
 	if [ -n "$mr" ]; then exp=$mr ref="TCP minrtt"
@@ -247,8 +249,7 @@ pid=$!
 sleep 22
 srtt=$(ip netns exec $SRV_NS ss -Htin dst "$(sta_addr 2)" and dport = :5202 |
 	sed -n 's/.* rtt:\([0-9.]*\)\/.*/\1/p' | sort -g | tail -1)
-est=$(class_json $DEV | jq -r --arg m "$(sta_mac 2)" \
-	'[.[] | (.station // .) | select(.addr == $m)][0].rtt_us // 0')
+est=$(class_json $DEV | sta_rtt_us "$(sta_mac 2)")
 backlog=$(tc -s qdisc show dev $DEV | sed -n 's/.*backlog \([0-9]*[KM]*b\).*/\1/p' | head -1)
 wait $pid
 path=${pnet[2]:-20}
