@@ -557,6 +557,7 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 			if (!tx->ok)
 				cell->lost_ns += tx->ppdu_ns + tx->resp_ns;
 		}
+		cell->ppdu_fails += !tx->ok;	/* what doubles the window */
 		if (tx->nagg > 1) {
 			cell->ampdus++;
 			cell->ampdu_mpdus += tx->nagg;
@@ -1008,7 +1009,8 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"overhead_us\": %.3f, \"backoff_idle_us\": %.3f, "
 					"\"collision_us\": %.3f, \"lost_us\": %.3f, \"frames\": %llu, "
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
-					"\"collisions\": %llu, \"queue_drops\": %llu, \"ampdus\": %llu, "
+					"\"collisions\": %llu, \"ppdu_failures\": %llu, "
+					"\"queue_drops\": %llu, \"ampdus\": %llu, "
 					"\"ampdu_mpdus\": %llu",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
@@ -1016,7 +1018,8 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					c->coll_ns / 1000.0, c->lost_ns / 1000.0,
 					(unsigned long long)c->frames, (unsigned long long)c->bytes,
 					(unsigned long long)c->attempts, (unsigned long long)c->failures,
-					(unsigned long long)c->collisions, (unsigned long long)c->qdrops,
+					(unsigned long long)c->collisions,
+					(unsigned long long)c->ppdu_fails, (unsigned long long)c->qdrops,
 					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus);
 				med_json_rate1(out, c);
 				first = false;
