@@ -587,26 +587,36 @@ static u64 af_mul_shr32(u64 a, u64 b)
 
 /*
  * Expected attempts and backoff: attempt i (0..R) happens with
- * probability p^i and draws its backoff uniformly from [0, CW_i],
- * CW_i = min(2^i (CWmin + 1) - 1, CWmax). Returns sum p^i in q32 and
- * stores the expected total backoff in ns.
+ * probability p^i, p the air-weighted loss, and waits a backoff drawn
+ * uniformly from [0, CW]. The window doubles after a PPDU that got no ACK
+ * or BlockAck at all (probability q): CW_i = min(2^i (CWmin + 1) - 1,
+ * CWmax) reached with q^i. A BlockAck that reports lost subframes resets
+ * it, so under aggregation q is well below p and each attempt waits the
+ * mean backoff of the chain at q. Returns sum p^i in q32 and stores the
+ * expected total backoff in ns.
  */
 static u64 af_attempts_q32(const struct airfair_timing *t, u32 loss_q16,
-			   enum airfair_ac ac, u64 *backoff_ns)
+			   u32 ppdu_loss_q16, enum airfair_ac ac,
+			   u64 *backoff_ns)
 {
 	u32 cwmin = airfair_ac_cwmin(t, ac), cwmax = airfair_ac_cwmax(t, ac);
-	u64 pw = 1ULL << 32, sum = 0, bo = 0, cw = cwmin;
+	u64 pw = 1ULL << 32, qw = 1ULL << 32, sum = 0, qsum = 0, bo = 0;
 	u32 slot_ns = t->slot_us * NS_PER_US;
+	u64 cw = cwmin;
 	int i;
 
 	for (i = 0; i <= t->retries; i++) {
 		sum += pw;
-		bo += af_mul_shr32(cw * slot_ns / 2, pw);
+		qsum += qw;
+		bo += af_mul_shr32(cw * slot_ns / 2, qw);
 		pw = (pw * loss_q16) >> 16;
+		qw = (qw * ppdu_loss_q16) >> 16;
 		cw = min_t(u64, cw * 2 + 1, cwmax);
 	}
+	/* mean per attempt (bo / qsum) times the attempts (sum) */
 	if (backoff_ns)
-		*backoff_ns = bo;
+		*backoff_ns = ppdu_loss_q16 == loss_q16 ? bo :
+			      div64_u64(bo * (sum >> 16), qsum >> 16);
 	return sum;
 }
 
@@ -652,7 +662,8 @@ struct af_frame {
  */
 static int af_frame_setup(const struct airfair_timing *t,
 			  const struct tc_airfair_rate *r, u32 loss_q16,
-			  enum airfair_ac ac, u16 ampdu_x16, struct af_frame *f)
+			  u32 ppdu_loss_q16, enum airfair_ac ac, u16 ampdu_x16,
+			  struct af_frame *f)
 {
 	struct af_rate cx;
 	bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
@@ -660,7 +671,8 @@ static int af_frame_setup(const struct airfair_timing *t,
 	if (airfair_timing_validate(t) || af_resolve(r, &f->x))
 		return -EINVAL;
 	if ((unsigned int)ac >= AIRFAIR_NUM_ACS ||
-	    loss_q16 > AIRFAIR_LOSS_ONE || ampdu_x16 < AIRFAIR_AMPDU_ONE ||
+	    loss_q16 > AIRFAIR_LOSS_ONE || ppdu_loss_q16 > AIRFAIR_LOSS_ONE ||
+	    ampdu_x16 < AIRFAIR_AMPDU_ONE ||
 	    ampdu_x16 > AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE)
 		return -EINVAL;
 	if (agg && f->x.kind < AF_HT)
@@ -672,7 +684,8 @@ static int af_frame_setup(const struct airfair_timing *t,
 	f->sifs_ns = t->sifs_us * NS_PER_US;
 	f->aifs_ns = f->sifs_ns + t->aifsn[ac] * t->slot_us * NS_PER_US;
 	f->resp_ns = (u32)af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
-	f->att_q32 = af_attempts_q32(t, loss_q16, ac, &f->backoff_ns);
+	f->att_q32 = af_attempts_q32(t, loss_q16, ppdu_loss_q16, ac,
+				     &f->backoff_ns);
 	return 0;
 }
 
@@ -684,10 +697,10 @@ static u64 af_share(u64 v, u16 n_x16)
 	return div_u64(v * AIRFAIR_AMPDU_ONE + n_x16 / 2, n_x16);
 }
 
-u64 airfair_frame_ns(const struct airfair_timing *t,
-		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
-		     enum airfair_ac ac, u16 ampdu_x16,
-		     struct airfair_breakdown *bd)
+static u64 af_frame_ns(const struct airfair_timing *t,
+		       const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
+		       u32 ppdu_loss_q16, enum airfair_ac ac, u16 ampdu_x16,
+		       struct airfair_breakdown *bd)
 {
 	struct airfair_breakdown b = { 0 };
 	struct af_frame f;
@@ -696,7 +709,7 @@ u64 airfair_frame_ns(const struct airfair_timing *t,
 	if (bd)
 		*bd = b;
 	if (len > AF_MAX_LEN ||
-	    af_frame_setup(t, r, loss_q16, ac, ampdu_x16, &f))
+	    af_frame_setup(t, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16, &f))
 		return 0;
 
 	sub = (u64)len + t->overhead_len + f.delim;
@@ -724,6 +737,14 @@ u64 airfair_frame_ns(const struct airfair_timing *t,
 	return b.total_ns;
 }
 
+u64 airfair_frame_ns(const struct airfair_timing *t,
+		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
+		     enum airfair_ac ac, u16 ampdu_x16,
+		     struct airfair_breakdown *bd)
+{
+	return af_frame_ns(t, r, len, loss_q16, loss_q16, ac, ampdu_x16, bd);
+}
+
 static u32 af_sat32(u64 v)
 {
 	return v > U32_MAX ? U32_MAX : (u32)v;
@@ -736,15 +757,16 @@ static u32 af_sat32(u64 v)
  * quantum so the error is centred: |affine - exact| <= E[N] q / 2 (plus
  * the A-MPDU padding), see docs/airtime-model.md.
  */
-int airfair_affine_cost(const struct airfair_timing *t,
-			const struct tc_airfair_rate *r, u32 loss_q16,
-			enum airfair_ac ac, u16 ampdu_x16,
-			struct airfair_affine *out)
+static int af_affine_cost(const struct airfair_timing *t,
+			  const struct tc_airfair_rate *r, u32 loss_q16,
+			  u32 ppdu_loss_q16, enum airfair_ac ac, u16 ampdu_x16,
+			  struct airfair_affine *out)
 {
 	u64 num, den, fixed, q, b256, a, ovh256, cont;
 	struct af_frame f;
 
-	if (!out || af_frame_setup(t, r, loss_q16, ac, ampdu_x16, &f))
+	if (!out ||
+	    af_frame_setup(t, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16, &f))
 		return -EINVAL;
 
 	if (f.x.kind == AF_DSSS) {
@@ -778,10 +800,19 @@ int airfair_affine_cost(const struct airfair_timing *t,
 	return 0;
 }
 
+int airfair_affine_cost(const struct airfair_timing *t,
+			const struct tc_airfair_rate *r, u32 loss_q16,
+			enum airfair_ac ac, u16 ampdu_x16,
+			struct airfair_affine *out)
+{
+	return af_affine_cost(t, r, loss_q16, loss_q16, ac, ampdu_x16, out);
+}
+
 int airfair_sta_costs(const struct airfair_timing *t,
 		      const struct tc_airfair_rate *r, u32 loss_q16,
-		      enum airfair_ac ac, u8 delack, u16 ampdu_x16, u16 mss,
-		      enum airfair_model model, struct airfair_sta_costs *out)
+		      u32 ppdu_loss_q16, enum airfair_ac ac, u8 delack,
+		      u16 ampdu_x16, u16 mss, enum airfair_model model,
+		      struct airfair_sta_costs *out)
 {
 	u32 up_len = (u32)mss + AIRFAIR_P_TCPIP_HDR_LEN;
 	struct af_frame f;
@@ -795,7 +826,8 @@ int airfair_sta_costs(const struct airfair_timing *t,
 
 	if (model == AIRFAIR_MODEL_NAIVE) {
 		/* size / rate only: 8e9 / rate ns per byte */
-		err = af_frame_setup(t, r, loss_q16, ac, ampdu_x16, &f);
+		err = af_frame_setup(t, r, loss_q16, ppdu_loss_q16, ac,
+				     ampdu_x16, &f);
 		if (err)
 			return err;
 		kbps = airfair_rate_kbps(r);
@@ -809,14 +841,15 @@ int airfair_sta_costs(const struct airfair_timing *t,
 		return 0;
 	}
 
-	err = airfair_affine_cost(t, r, loss_q16, ac, ampdu_x16, &out->data);
+	err = af_affine_cost(t, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16,
+			     &out->data);
 	if (err)
 		return err;
 	out->up = out->data;
 
 	/* Eq. 7: the station's TCP ACK, at our rate to it, every d segments */
-	ack_ns = airfair_frame_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16, ac,
-				  ampdu_x16, NULL);
+	ack_ns = af_frame_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16,
+			     ppdu_loss_q16, ac, ampdu_x16, NULL);
 	out->sta_ack_ns = af_sat32(ack_ns);
 	out->tcp_down.b_ns256 = out->data.b_ns256;
 	out->tcp_down.a_ns = af_sat32(out->data.a_ns +
@@ -828,7 +861,8 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	out->ack.a_ns = af_sat32(ack_ns > v ? ack_ns - v : 0);
 
 	/* Eq. 9: one upload data frame, d of them per ACK */
-	out->up_data_ns = af_sat32(airfair_frame_ns(t, r, up_len, loss_q16,
-						    ac, ampdu_x16, NULL));
+	out->up_data_ns = af_sat32(af_frame_ns(t, r, up_len, loss_q16,
+					       ppdu_loss_q16, ac, ampdu_x16,
+					       NULL));
 	return 0;
 }

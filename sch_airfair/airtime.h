@@ -124,10 +124,17 @@ int airfair_affine_cost(const struct airfair_timing *t,
 			const struct tc_airfair_rate *r, u32 loss_q16,
 			enum airfair_ac ac, u16 ampdu_x16,
 			struct airfair_affine *out);
+/*
+ * @loss_q16 scales the air (the share of it that delivered nothing),
+ * @ppdu_loss_q16 the backoff (the share of PPDUs without an ACK or
+ * BlockAck, which double the contention window); the same figure where
+ * only one is known.
+ */
 int airfair_sta_costs(const struct airfair_timing *t,
 		      const struct tc_airfair_rate *r, u32 loss_q16,
-		      enum airfair_ac ac, u8 delack, u16 ampdu_x16, u16 mss,
-		      enum airfair_model model, struct airfair_sta_costs *out);
+		      u32 ppdu_loss_q16, enum airfair_ac ac, u8 delack,
+		      u16 ampdu_x16, u16 mss, enum airfair_model model,
+		      struct airfair_sta_costs *out);
 
 /* Hot path: one multiply-add, no division. */
 static inline u64 airfair_affine_ns(const struct airfair_affine *c, u32 len)

@@ -115,11 +115,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ASSERT(more >= ns);
 	}
 
-	if (!airfair_sta_costs(&t, &in.rate, loss, in.ac % AIRFAIR_NUM_ACS,
+	if (!airfair_sta_costs(&t, &in.rate, loss, loss, in.ac % AIRFAIR_NUM_ACS,
 			       in.delack ? in.delack : 1, in.ampdu,
 			       in.mss ? in.mss : 1448,
 			       in.model % __AIRFAIR_MODEL_MAX, &sc)) {
+		struct airfair_sta_costs less;
+		u32 q = in.dloss % (loss + 1);	/* a PPDU loss at most the loss */
+
 		ASSERT(airfair_affine_ns(&sc.data, in.len) >= sc.data.a_ns);
+		/* PPDUs fail no more often than the air is lost: no dearer */
+		ASSERT(!airfair_sta_costs(&t, &in.rate, loss, q,
+					  in.ac % AIRFAIR_NUM_ACS,
+					  in.delack ? in.delack : 1, in.ampdu,
+					  in.mss ? in.mss : 1448,
+					  in.model % __AIRFAIR_MODEL_MAX, &less));
+		ASSERT(less.data.b_ns256 == sc.data.b_ns256);
+		ASSERT(less.data.a_ns <= sc.data.a_ns);
 	}
 	return 0;
 }

@@ -583,6 +583,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct stream s = { data, size };
 	struct airfair_timing t;
 	u8 cfg = take8(&s), mode;
+	u32 loss;
 	int f;
 
 	memset(&q, 0, sizeof(q));
@@ -593,7 +594,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (airfair_timing_preset(AIRFAIR_PHY_11A, &t))
 		abort();
 	rate.legacy = legacy[(cfg >> 2) & 3];
-	if (airfair_sta_costs(&t, &rate, (cfg & 0x80) ? 19661 : 0, AIRFAIR_AC_BE,
+	loss = (cfg & 0x80) ? 19661 : 0;
+	if (airfair_sta_costs(&t, &rate, loss, loss, AIRFAIR_AC_BE,
 			      q.cfg.delack, AIRFAIR_AMPDU_ONE, AIRFAIR_DEFAULT_MSS,
 			      AIRFAIR_MODEL_PRECISE, &sta.costs))
 		abort();

@@ -50,7 +50,7 @@ int main(void)
 		}
 		t.retries = R;
 		f = airfair_frame_ns(&t, &r, len, loss, ac, ampdu, NULL);
-		if (!f || airfair_sta_costs(&t, &r, loss, ac, d, ampdu, mss,
+		if (!f || airfair_sta_costs(&t, &r, loss, loss, ac, d, ampdu, mss,
 					    AIRFAIR_MODEL_PRECISE, &c)) {
 			puts("ERR");
 			continue;

@@ -103,10 +103,10 @@ START_TEST(test_chen_yan_ratio)
 	double ratio, dratio, pratio;
 
 	ratio = (double)airfair_rate_kbps(&r9) / airfair_rate_kbps(&r0);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r0, 0, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r0, 0, 0, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &n0), 0);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r9, 0, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r9, 0, 0, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &n9), 0);
 	dratio = (double)airfair_affine_ns(&n0.data, 1500) /
@@ -420,7 +420,7 @@ START_TEST(test_overflow)
 	       (unsigned long long)tot, want, fabs(tot - want) / want);
 	ck_assert(fabs(tot - want) / want < 1e-6);
 	ck_assert(tot > 4000000000ULL);	/* > 4 s: would not fit u32 */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, P09, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   65535 - 40, AIRFAIR_MODEL_PRECISE,
 					   &c), 0);
@@ -437,7 +437,7 @@ START_TEST(test_overflow)
 			       &b);
 	ck_assert_uint_gt(tot, 0);
 	ck_assert_uint_eq(b.psdu_len, 64 * ((65535 + 54 + 4 + 3) & ~3));
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, AIRFAIR_AC_BK, 8,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, P09, P09, AIRFAIR_AC_BK, 8,
 					   MPDUS(64),
 					   65535, AIRFAIR_MODEL_PRECISE,
 					   &c), 0);
@@ -625,7 +625,7 @@ START_TEST(test_sta_costs)
 	int d;
 
 	for (d = 1; d <= 8; d++) {
-		ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE,
+		ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, 3277, AIRFAIR_AC_BE,
 						   d, MPDUS(1), 1448,
 						   AIRFAIR_MODEL_PRECISE, &c),
 				 0);
@@ -653,7 +653,7 @@ START_TEST(test_sta_costs)
 				  airfair_affine_ns(&c.tcp_down, 1488));
 	}
 	/* naive: size / rate, no fixed part */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 3277, 3277, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &n), 0);
 	ck_assert_uint_eq(n.data.a_ns, 0);
@@ -663,31 +663,78 @@ START_TEST(test_sta_costs)
 	ck_assert_uint_eq(n.up_data_ns,
 			  (u32)(((u64)n.data.b_ns256 * 1500) >> 8));
 	/* invalid */
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 0,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 0, AIRFAIR_AC_BE, 0,
 					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 0, AIRFAIR_AC_BE, 2,
 					   MPDUS(1), 0,
 					   AIRFAIR_MODEL_PRECISE, &c), -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 0, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   1460, __AIRFAIR_MODEL_MAX, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, 0, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &bad, 0, 0, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_NAIVE, &c),
 			 -EINVAL);
-	ck_assert_int_eq(airfair_sta_costs(&t, &r, 70000, AIRFAIR_AC_BE, 2,
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 70000, 70000, AIRFAIR_AC_BE, 2,
+					   MPDUS(1),
+					   1460, AIRFAIR_MODEL_PRECISE, &c),
+			 -EINVAL);
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 70000, AIRFAIR_AC_BE, 2,
 					   MPDUS(1),
 					   1460, AIRFAIR_MODEL_PRECISE, &c),
 			 -EINVAL);
 	ck_assert_int_eq(airfair_affine_cost(&t, &r, 0, AIRFAIR_AC_BE, MPDUS(1),
 					     NULL), -EINVAL);
+}
+END_TEST
+
+/*
+ * The backoff doubles only after a PPDU without an ACK or BlockAck: at a
+ * PPDU loss q below the air-weighted loss p, each of the sum p^i attempts
+ * waits the mean backoff of the chain at q. Only the fixed part moves.
+ */
+START_TEST(test_ppdu_loss)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11N_5G);
+	struct tc_airfair_rate r = HT(10, 0, 0);
+	const u32 p = 30147, q = 24248;	/* 0.46, 0.37 */
+	struct airfair_sta_costs same, split, none;
+	double att = 0, pw = 1, qs = 0, qw = 1, bo = 0, cw = 15;
+	double slot = t.slot_us * 1000.0, want;
+	int i;
+
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, p, p, AIRFAIR_AC_BE, 2,
+					   MPDUS(2), 1460,
+					   AIRFAIR_MODEL_PRECISE, &same), 0);
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, p, q, AIRFAIR_AC_BE, 2,
+					   MPDUS(2), 1460,
+					   AIRFAIR_MODEL_PRECISE, &split), 0);
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, p, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(2), 1460,
+					   AIRFAIR_MODEL_PRECISE, &none), 0);
+	/* the air (per byte) is the loss's alone */
+	ck_assert_uint_eq(split.data.b_ns256, same.data.b_ns256);
+	ck_assert_uint_eq(none.data.b_ns256, same.data.b_ns256);
+	ck_assert_uint_lt(split.data.a_ns, same.data.a_ns);
+	ck_assert_uint_lt(none.data.a_ns, split.data.a_ns);
+	/* the difference is the backoff: both chains in floating point */
+	for (i = 0; i <= t.retries; i++) {
+		att += pw;
+		qs += qw;
+		bo += qw * cw * slot / 2;
+		pw *= p / 65536.0;
+		qw *= q / 65536.0;
+		cw = cw * 2 + 1 > 1023 ? 1023 : cw * 2 + 1;
+	}
+	want = (att * bo / qs - att * 7.5 * slot) / 2;	/* per MPDU of 2 */
+	ck_assert(fabs((double)split.data.a_ns - none.data.a_ns - want) < 4);
 }
 END_TEST
 
@@ -786,6 +833,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_ampdu_fraction);
 	tcase_add_test(tc, test_affine_bound);
 	tcase_add_test(tc, test_sta_costs);
+	tcase_add_test(tc, test_ppdu_loss);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;

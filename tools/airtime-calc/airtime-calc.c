@@ -306,7 +306,7 @@ int main(int argc, char **argv)
 	loss_q16 = lround(loss * AIRFAIR_LOSS_ONE);
 	airfair_frame_ns(&t, &r, len, loss_q16, ac, ampdu * AIRFAIR_AMPDU_ONE,
 			 &bd);
-	if (airfair_sta_costs(&t, &r, loss_q16, ac, delack,
+	if (airfair_sta_costs(&t, &r, loss_q16, loss_q16, ac, delack,
 			      ampdu * AIRFAIR_AMPDU_ONE, mss, model, &sc)) {
 		fprintf(stderr, "airtime-calc: cannot compute the station costs\n");
 		return 1;
