@@ -192,7 +192,7 @@ static u32 airfair_sta_up_loss(const struct airfair_sta *sta)
  * contention a station's doubled window runs down while the others send,
  * so the idle each access waits hardly grows with it: the testbed's HT and
  * VHT downloads waited 92-99 us of AIFS + backoff per PPDU attempt with
- * 36-46 % of their PPDUs failed, the window at CWmin alone 110 us
+ * 36-47 % of their PPDUs failed, the window at CWmin alone 110 us
  * (docs/airtime-model.md). A loss set with tc is a per-attempt one, and
  * doubles the window as the standard's model has it.
  */
