@@ -4,7 +4,9 @@ went against the medium's ground truth, by direction, for one saved run (PREFIX 
 load_run takes it, e.g. DIR/airfair). Per station: what airfair charged, the medium's
 air + the idle before each access (chen-yan's airtime) down (AP -> station) and up
 (station -> AP), frames delivered each way, the upload frames airfair counted, and the
-ground truth per delivered frame. An upload charged well above its air shows here as
+ground truth per delivered frame; and of the AP's PPDU attempts to it, the share that got
+no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
+(docs/airtime-model.md, A-MPDU). An upload charged well above its air shows here as
 `up us/frame` below `charged/air`'s excess (docs/mac80211-hook.md, Uplink)."""
 import json
 import sys
@@ -18,17 +20,18 @@ def _links(path):
 
 
 def window(m0, m1, tx, rx):
-    """The link tx -> rx over the window (m1 - m0), every AC: air + idle, frames (MPDUs
-    delivered), attempts (PPDUs), A-MPDU attempts and their MPDUs, bytes, and the bytes
-    first tried at each rate."""
-    out = {"air_us": 0.0, "frames": 0, "attempts": 0, "ampdus": 0, "ampdu_mpdus": 0,
-           "bytes": 0, "first_rate_bytes": {}}
+    """The link tx -> rx over the window (m1 - m0), every AC: air + idle, the idle alone,
+    frames (MPDUs delivered), attempts (PPDUs), those without an ACK or BlockAck, A-MPDU
+    attempts and their MPDUs, bytes, and the bytes first tried at each rate."""
+    out = {"air_us": 0.0, "idle_us": 0.0, "frames": 0, "attempts": 0, "ppdu_failures": 0,
+           "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
             if link["tx"] != tx or link["rx"] != rx:
                 continue
             out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
-            for k in ("frames", "attempts", "ampdus", "ampdu_mpdus", "bytes"):
+            out["idle_us"] += sign * link.get("backoff_idle_us", 0)
+            for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes"):
                 out[k] += sign * link.get(k, 0)
             frb = out["first_rate_bytes"]
             for rate, n in link.get("first_rate_bytes", {}).items():
@@ -74,17 +77,29 @@ def _per_frame(d):
     return f"{d['air_us'] / d['frames']:.0f}" if d["frames"] else "-"
 
 
+def _per_attempt(d):
+    """(share of PPDU attempts without an ACK or BlockAck in %, AIFS + backoff idle per
+    attempt in us) of a window(), as text; "-" without attempts."""
+    if not d["attempts"]:
+        return "-", "-"
+    return (f"{100 * d['ppdu_failures'] / d['attempts']:.0f}",
+            f"{d['idle_us'] / d['attempts']:.0f}")
+
+
 def show(recs, out=sys.stdout):
     print("station  charged ms  air+idle ms  charged/air  down frames  us/frame  "
-          "up frames  us/frame  upload counted", file=out)
+          "up frames  us/frame  upload counted  down PPDUs failed %  idle us/attempt",
+          file=out)
     for r in recs:
         air = r["down"]["air_us"] + r["up"]["air_us"]
         ch = "-" if r["charged_us"] is None else f"{r['charged_us'] / 1e3:.1f}"
         ratio = "-" if r["charge_ratio"] is None else f"{r['charge_ratio']:.2f}"
         upc = "-" if r["upload_frames"] is None else str(r["upload_frames"])
+        failed, idle = _per_attempt(r["down"])
         print(f"sta{r['station']:<5} {ch:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
               f"{r['down']['frames']:>11}  {_per_frame(r['down']):>8}  "
-              f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}", file=out)
+              f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}  "
+              f"{failed:>19}  {idle:>15}", file=out)
 
 
 def prefix_main(module, breakdown_fn, show_fn, argv=None):

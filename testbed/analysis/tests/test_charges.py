@@ -12,7 +12,8 @@ from airfair_analysis.charges import breakdown, main, show
 
 def medium(links):
     return {"medium": {"sim_time_us": 0, "links": [
-        dict(tx=t, rx=r, ac=ac, airtime_us=a, backoff_idle_us=i, frames=n, attempts=n)
+        dict(tx=t, rx=r, ac=ac, airtime_us=a, backoff_idle_us=i, frames=n, attempts=n,
+             ppdu_failures=n // 3)
         for t, r, ac, a, i, n in links]}}
 
 
@@ -51,6 +52,9 @@ class Charges(unittest.TestCase):
         self.assertEqual(s2["down"]["air_us"], 100)
         self.assertEqual(s2["upload_frames"], 5)
         self.assertAlmostEqual(s2["charge_ratio"], 1.5)     # 3150 / 2100
+        # station 1 down: 10 attempts, 5 - 1 of them failed, 90 us idle
+        self.assertEqual((s1["down"]["attempts"], s1["down"]["ppdu_failures"]), (10, 4))
+        self.assertAlmostEqual(s1["down"]["idle_us"], 90)
 
     def test_show_and_errors(self):
         out = io.StringIO()
@@ -59,6 +63,8 @@ class Charges(unittest.TestCase):
         self.assertEqual(len(lines), 3)
         self.assertIn("1.50", lines[2])
         self.assertIn("500", lines[2])      # station 2's up us/frame
+        self.assertEqual(lines[1].split()[-2:], ["40", "9"])    # 4 of 10 failed, 90 / 10 us
+        self.assertEqual(lines[2].split()[-2:], ["0", "5"])     # VO: 0 of 2, 10 / 2 us
         os.remove(self.p + "-c1.json")
         self.assertIsNone(breakdown(self.p)[0]["charged_us"])
         with contextlib.redirect_stderr(io.StringIO()) as err:
