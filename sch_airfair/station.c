@@ -205,6 +205,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
 	struct airfair_sta_costs up;
+	u32 up_loss;
 	u16 ampdu_x16;
 
 	if (sta->source == AIRFAIR_SRC_DEFAULT || sta == q->mcast)
@@ -224,9 +225,9 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	 * rate and loss where the hook knows them (chen-yan Eq. 7 and 9 with
 	 * the uplink's rate and loss).
 	 */
+	up_loss = airfair_sta_up_loss(sta);
 	if (sta->has_up_rate && sta != q->mcast && c->model != AIRFAIR_MODEL_NAIVE &&
-	    !airfair_costs_at(c, &sta->up_rate, airfair_sta_up_loss(sta),
-			      airfair_sta_up_loss(sta),
+	    !airfair_costs_at(c, &sta->up_rate, up_loss, up_loss,
 			      airfair_sta_up_ampdu(c, sta), &up)) {
 		sta->costs.up = up.data;
 		sta->costs.up_data_ns = up.up_data_ns;

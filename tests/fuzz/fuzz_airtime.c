@@ -42,8 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct airfair_sta_costs sc;
 	struct airfair_timing t;
 	struct fuzz_in in;
+	enum airfair_model model;
+	enum airfair_ac ac;
 	u64 ns, more;
 	u32 loss;
+	u16 mss;
+	u8 delack;
 	int i;
 
 	if (size < sizeof(in))
@@ -115,20 +119,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ASSERT(more >= ns);
 	}
 
-	if (!airfair_sta_costs(&t, &in.rate, loss, loss, in.ac % AIRFAIR_NUM_ACS,
-			       in.delack ? in.delack : 1, in.ampdu,
-			       in.mss ? in.mss : 1448,
-			       in.model % __AIRFAIR_MODEL_MAX, &sc)) {
+	ac = in.ac % AIRFAIR_NUM_ACS;
+	delack = in.delack ? in.delack : 1;
+	mss = in.mss ? in.mss : 1448;
+	model = in.model % __AIRFAIR_MODEL_MAX;
+	if (!airfair_sta_costs(&t, &in.rate, loss, loss, ac, delack, in.ampdu,
+			       mss, model, &sc)) {
 		struct airfair_sta_costs less;
 		u32 q = in.dloss % (loss + 1);	/* a PPDU loss at most the loss */
 
 		ASSERT(airfair_affine_ns(&sc.data, in.len) >= sc.data.a_ns);
 		/* PPDUs fail no more often than the air is lost: no dearer */
-		ASSERT(!airfair_sta_costs(&t, &in.rate, loss, q,
-					  in.ac % AIRFAIR_NUM_ACS,
-					  in.delack ? in.delack : 1, in.ampdu,
-					  in.mss ? in.mss : 1448,
-					  in.model % __AIRFAIR_MODEL_MAX, &less));
+		ASSERT(!airfair_sta_costs(&t, &in.rate, loss, q, ac, delack,
+					  in.ampdu, mss, model, &less));
 		ASSERT(less.data.b_ns256 == sc.data.b_ns256);
 		ASSERT(less.data.a_ns <= sc.data.a_ns);
 	}
