@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Prove the VM harness fails a run in which the guest kernel warns, even though the
-# command itself succeeds, and passes the same run without the warning. TAP to $2.
+# command itself succeeds, and passes the same run without the warning; that it tells an
+# emulator's fault from the kernel's (vm/emulator-fault.sh on saved consoles) and runs
+# again, once, a guest the emulator killed. TAP to $2.
 set -uo pipefail
 kver=$1 tap=$2
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,17 +24,40 @@ expect_fail() {
 		echo "$out" | tail -n 20 | sed 's/^/# /'
 	fi
 }
+# fault_fixture N FILE WANT: vm/emulator-fault.sh on a saved console exits WANT
+fault_fixture() {
+	vm/emulator-fault.sh "vm/fixtures/$2" >/dev/null
+	local rc=$?
+	if [ $rc = "$3" ]; then
+		echo "ok $1 - $2: $([ "$3" = 0 ] && echo "an emulator fault" || echo "not an emulator fault")"
+	else
+		echo "not ok $1 - $2: emulator-fault.sh exit $rc, want $3"
+	fi
+}
 {
 	echo "TAP version 13"
-	echo "1..$((2 + 2 * debug))"
+	echo "1..$((6 + 2 * debug))"
 	out=$(vm/run.sh --kver "$kver" --timeout 120 -- bash -c "true" 2>&1)
 	rc=$?
 	echo "$out" | grep -m1 'boot-to-test-start' | sed 's/^# vm:/# /'
 	if [ $rc -eq 0 ]; then echo "ok 1 - clean run passes"; else echo "not ok 1 - clean run passes (exit $rc)"; fi
 	expect_fail 2 "a kernel WARNING" 'airfair_warn' warn
+	fault_fixture 3 tcg-double-fault-kmalloc.txt 0
+	fault_fixture 4 tcg-double-fault-cmpxchg16b.txt 0
+	fault_fixture 5 double-fault-sane-flags.txt 1
+	# the same death twice: one rerun, then the run fails
+	out=$(vm/run.sh --kver "$kver" --timeout 120 -- insmod "$ko" kind=emufault 2>&1)
+	rc=$?
+	n=$(grep -c '^# vm: rerun: the guest died of a double fault with impossible' <<<"$out")
+	if [ $rc -ne 0 ] && [ "$n" = 1 ] && grep -q 'guest died before the command finished' <<<"$out"; then
+		echo "ok 6 - an emulator fault: the command runs once more, then the run fails (exit $rc)"
+	else
+		echo "not ok 6 - an emulator fault: the command runs once more, then the run fails (exit $rc, $n reruns)"
+		echo "$out" | tail -n 20 | sed 's/^/# /'
+	fi
 	if [ $debug = 1 ]; then
-		expect_fail 3 "a leaked allocation (kmemleak)" 'unreferenced object' leak
-		expect_fail 4 "a use-after-free (KASAN)" 'KASAN: (slab-)?use-after-free' uaf
+		expect_fail 7 "a leaked allocation (kmemleak)" 'unreferenced object' leak
+		expect_fail 8 "a use-after-free (KASAN)" 'KASAN: (slab-)?use-after-free' uaf
 	fi
 } | tee "$tap"
 ! grep -q '^not ok' "$tap"

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Total the TAP files in a results directory: one line per suite, then the overall
 # "N passed, N failed, N skipped". Only top-level test lines count (not nested output).
+# A VM suite whose guest died of an emulator fault and ran again (vm/run.sh) counts from
+# its last "# vm: rerun" line on; the reruns are listed.
 # Exit status: 1 if anything failed.
 set -uo pipefail
+# the part of a TAP file that counts: from the last rerun on
+counted() {
+	awk '/^# vm: rerun/ { n = 0; next } { l[++n] = $0 } END { for (i = 1; i <= n; i++) print l[i] }' "$1"
+}
 dir=${1:-build/results}
 tp=0 tf=0 ts=0
 declare -A kp kf ks
@@ -14,7 +20,7 @@ for f in "$dir"/*.tap; do
 		/^not ok / { if (tolower($0) ~ /# (skip|todo)/) s++; else f++ }
 		/^# ok /     { np++ }
 		/^# not ok / { nf++ }
-		END { print p+0, f+0, s+0, np+0, nf+0 }' "$f")
+		END { print p+0, f+0, s+0, np+0, nf+0 }' < <(counted "$f"))
 	nested=""
 	[ $((np + nf)) -gt 0 ] && nested="($np/$nf)"
 	printf '%-36s %7d %7d %8d  %s\n' "$(basename "$f" .tap)" "$p" "$fl" "$s" "$nested"
@@ -48,8 +54,13 @@ if [ "$tf" -gt 0 ]; then
 			/BUG:|Oops|Kernel panic|RIP:|WARNING:|general protection|soft lockup|^# vm:|^# *not ok|^# selftests: / {
 				if (k == 6) { for (i = 1; i < 6; i++) tail[i] = tail[i + 1]; k = 5 }
 				tail[++k] = substr($0, 1, 150)
-			}' "$f" | head -n 12
+			}' < <(counted "$f") | head -n 12
 	done
+fi
+if grep -qs '^# vm: rerun' "$dir"/*.tap; then
+	echo
+	echo "run again after an emulator fault (vm/emulator-fault.sh):"
+	grep -H '^# vm: rerun' "$dir"/*.tap | sed "s|^$dir/||; s|\.tap:# vm: rerun: | |; s/^/  /" | cut -c1-150
 fi
 echo "$tp passed, $tf failed, $ts skipped"
 [ "$tf" -eq 0 ] && [ "$tp" -gt 0 ]

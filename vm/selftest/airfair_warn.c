@@ -7,16 +7,19 @@
  *   kind=warn  a WARNING (any kernel)
  *   kind=leak  an allocation nobody frees (seen by kmemleak on the debug kernel)
  *   kind=uaf   a read after kfree (seen by KASAN on the debug kernel)
+ *   kind=emufault  the console of a guest the emulator killed (vm/emulator-fault.sh),
+ *              then a panic: the harness must run the command once more, and fail
  */
 #include <linux/module.h>
 #include <linux/bug.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/compiler.h>
+#include <linux/panic.h>
 
 static char *kind = "warn";
 module_param(kind, charp, 0444);
-MODULE_PARM_DESC(kind, "what to provoke: warn, leak or uaf");
+MODULE_PARM_DESC(kind, "what to provoke: warn, leak, uaf or emufault");
 
 static int __init airfair_warn_init(void)
 {
@@ -35,6 +38,11 @@ static int __init airfair_warn_init(void)
 		kfree(p);
 		OPTIMIZER_HIDE_VAR(p);
 		pr_info("airfair-vm harness self-test: read after free: %d\n", READ_ONCE(p[8]));
+	} else if (!strcmp(kind, "emufault")) {
+		/* reserved bits 22-31 set in the saved flags: no CPU pushes that */
+		pr_emerg("traps: PANIC: double fault, error_code: 0x0\n");
+		pr_emerg("RSP: 0018:ff603ffa004e3500 EFLAGS: 83160a02\n");
+		panic("airfair-vm harness self-test: emulator fault");
 	} else {
 		WARN(1, "airfair-vm harness self-test: deliberate warning\n");
 	}
