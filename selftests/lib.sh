@@ -317,7 +317,8 @@ rate_mbit() {
 # It is killed (SIGTERM) by wifi_cleanup.
 # WIFI_HOSTAPD_EXTRA: lines added to the AP's hostapd.conf, @STAi@ replaced by station i's
 # MAC (e.g. airtime_sta_weight=@STA2@ 512).
-# WIFI_DILATION: the medium's dilation k, if any (TCP small queues, above the modprobe).
+# WIFI_DILATION: the medium's dilation k, if any (TCP small queues, above the modprobe);
+# WIFI_HWSIM_MAX_PENDING: hwsim's bound on frames awaiting TX status (above the modprobe).
 # Sets AP_IF AP_PHY AP_MAC STA_IF[i] STA_PHY[i] STA_MAC[i] WIFI_ASSOC_TIME.
 wifi_setup() {
 	local n=$1 band=2g mode=ht rates="" a pos=0
@@ -352,9 +353,15 @@ wifi_setup() {
 	k=${k%%.*}
 	while (((1 << (2 * lg + 1)) <= k * k)); do lg=$((lg + 1)); done
 	[ "$lg" -gt 0 ] && hwargs+=("tx_sk_pacing_shift=$((lg > 7 ? 0 : 7 - lg))")
+	# WIFI_HWSIM_MAX_PENDING: where hwsim starts freeing frames that await the medium's
+	# TX status (patch 0005; a stock hwsim frees at 200), above a medium queue-limit of more
+	[ -n "${WIFI_HWSIM_MAX_PENDING:-}" ] && hwargs+=("max_pending=$WIFI_HWSIM_MAX_PENDING")
 	modprobe mac80211_hwsim "${hwargs[@]}" || { log "wifi_setup: cannot load mac80211_hwsim"; return 1; }
 	[ -e /sys/module/mac80211_hwsim/parameters/tx_sk_pacing_shift ] && [ ${#hwargs[@]} -gt 1 ] &&
-		log "wifi_setup: hwsim ${hwargs[1]} (dilation $WIFI_DILATION)"
+		log "wifi_setup: hwsim ${hwargs[*]:1} (dilation ${WIFI_DILATION:-1})"
+	if [ -n "${WIFI_HWSIM_MAX_PENDING:-}" ] && [ ! -e /sys/module/mac80211_hwsim/parameters/max_pending ]; then
+		log "wifi_setup: this hwsim has no max_pending (testbed/hwsim-patches 0005): it frees pending frames at 200"
+	fi
 	local phys=() p
 	# hwsim radios in creation order (hwsimK), each with its phy and netdev.
 	for p in $(for d in /sys/class/ieee80211/*; do

@@ -8,7 +8,8 @@
 # testbed/hwsim-patches/<series>/ applied (HWSIM_TX_STAT_AMPDU: the medium reports
 # A-MPDU TX status, so minstrel_ht adapts with aggregation on; HWSIM_RX_RATE_INFO:
 # it tells the HT/VHT rate a frame was received at; the A-MPDU reference of received
-# subframes; tx_sk_pacing_shift, TCP small queues' budget on a dilated medium), built against the
+# subframes; tx_sk_pacing_shift, TCP small queues' budget on a dilated medium; max_pending,
+# the frames awaiting TX status hwsim holds before freeing the oldest), built against the
 # installed headers. Testbed only: the product never needs it. Cached while the
 # tarball, the series and this script are unchanged. Boot with it beside the patched
 # mac80211: vm/run.sh --modules build/KVER/mac80211 --modules build/KVER/hwsim.

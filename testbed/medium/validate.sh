@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..44"
+echo "1..46"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -220,6 +220,18 @@ res=$("$O/test_rx_order" 2>&1); rc=$?
 sed 's/^/#   /' <<<"$res"
 check "$([ $rc = 0 ] && [ "$(grep -c '^ok' <<<"$res")" = 5 ] && echo 1 || echo 0)" \
 	"a lost MPDU holds the later ones of its TID until it arrives or is dropped ($(grep -c '^ok' <<<"$res")/5)"
+
+# 45-46: a queue of up to 2048 frames (a radio holding AQL's 24 ms at VHT 80 MHz) is
+# taken; one more is refused with the range
+cfg=$(mktemp)
+printf 'queue-limit 2048\n' > "$cfg"
+msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
+check "$([ $rc = 0 ] && echo 1 || echo 0)" "queue-limit 2048 taken (rc $rc)"
+printf 'queue-limit 2049\n' > "$cfg"
+msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
+check "$([ $rc = 2 ] && grep -q "$cfg:1: queue-limit '2049': want frames in \[1, 2048\]" <<<"$msg" && echo 1 || echo 0)" \
+	"config error names file:line (queue-limit beyond 2048): $msg"
+rm -f "$cfg"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]

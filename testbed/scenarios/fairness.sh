@@ -112,6 +112,11 @@ fair_setup() {
 		AIRFAIR_MEDIUM_CMD+=' -S $AIRFAIR_MEDIUM_STATS -o $WIFI_DIR/medium-final.json'
 	fi
 	export AIRFAIR_MEDIUM_CMD
+	# a medium queue above hwsim's 200 pending frames: hwsim must hold more (twice the
+	# limit, and as many again for the frames on their way through netlink)
+	local ql
+	ql=$(awk '$1 == "queue-limit" {q = $2} END {print q + 0}' "$WIFI_DIR/medium.conf" 2>/dev/null)
+	[ "${ql:-0}" -gt 100 ] && export WIFI_HWSIM_MAX_PENDING=$((2 * ql + 200))
 	WIFI_DILATION=$FAIR_K wifi_setup "$FAIR_NSTA" band=5g mode="$FAIR_MODE" || return 1
 	server_setup "$FAIR_DELAY" || return 1
 	fair_reorder_probe
