@@ -60,9 +60,14 @@
 /*
  * A pending figure that has not moved for this long while packets wait is
  * stale (a frame the driver freed without TX status is never subtracted):
- * from then on it counts from that level (pend_floor_us).
+ * from then on it counts from that level (pend_floor_us). This long, or four
+ * times the longest it has stood still before moving or being taken for
+ * stale (a radio sending long A-MPDUs at low rates, a dilated testbed
+ * medium), up to the max: a live figure still for less than that is taken
+ * for stale twice at most.
  */
 #define AIRFAIR_PENDING_STALE_NS	(200 * NSEC_PER_MSEC)
+#define AIRFAIR_PENDING_STALE_MAX_NS	(2 * NSEC_PER_SEC)
 #define AIRFAIR_RTT_REF_US	50000	/* a TCP flow's RTT until one is measured */
 /* Delayed-ACK EWMA weight: 1/8 per ACK (advances clamped to AIRFAIR_DELACK_MAX). */
 #define AIRFAIR_DELACK_SHIFT	3
@@ -376,6 +381,7 @@ struct airfair_sched {
 	u32 pend_underruns;
 	u32 pend_last_us;		/* the PHY's figure at the last look */
 	u64 pend_moved_ns;		/* when it last changed */
+	u64 pend_still_ns;		/* longest it stood still while held */
 	u32 pend_floor_us;		/* stale part of the figure, not counted */
 	u32 pend_stale;			/* times the figure stood still while held */
 

@@ -849,9 +849,16 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 	q->phy_pending_us = phy_us;
 	now = ktime_get_ns();
 	if (phy_us != q->pend_last_us || !q->pend_held) {
+		if (q->pend_held)
+			q->pend_still_ns = max(q->pend_still_ns,
+					       now - q->pend_moved_ns);
 		q->pend_last_us = phy_us;
 		q->pend_moved_ns = now;
-	} else if (now - q->pend_moved_ns > AIRFAIR_PENDING_STALE_NS) {
+	} else if (now - q->pend_moved_ns >
+		   clamp_t(u64, 4 * q->pend_still_ns, AIRFAIR_PENDING_STALE_NS,
+			   AIRFAIR_PENDING_STALE_MAX_NS)) {
+		/* if it was live after all, the next one must wait longer */
+		q->pend_still_ns = now - q->pend_moved_ns;
 		q->pend_stale++;
 		q->pend_floor_us = phy_us;
 		q->pend_held = false;
