@@ -6,12 +6,17 @@ air + the idle before each access (chen-yan's airtime) down (AP -> station) and 
 (station -> AP), frames delivered each way, the upload frames airfair counted, and the
 ground truth per delivered frame; and of the AP's PPDU attempts to it, the share that got
 no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
-(docs/airtime-model.md, A-MPDU). An upload charged well above its air shows here as
-`up us/frame` below `charged/air`'s excess (docs/mac80211-hook.md, Uplink)."""
+(docs/airtime-model.md, A-MPDU), beside what a window doubling at that share would make
+it (`doubling us/attempt`: AIFS + the mean backoff of a chain that doubles its window
+with each failure, airtime_ref; from the run's medium config, AC BE). Where the AP alone
+contends the two agree; where others contend they share the idle and the medium's is
+lower. An upload charged well above its air shows here as `up us/frame` below
+`charged/air`'s excess (docs/mac80211-hook.md, Uplink)."""
 import json
 import sys
 
 from .run import _classes
+from .scenario import airtime_ref
 
 
 def _links(path):
@@ -73,6 +78,32 @@ def breakdown(prefix):
     return out
 
 
+def medium_phy(prefix):
+    """The PHY (airtime_ref's index) of the run's medium config (PREFIX-medium.conf: the
+    5 GHz one, else the 2.4 GHz one), None without one."""
+    phys = {}
+    try:
+        with open(prefix + "-medium.conf") as f:
+            for line in f:
+                tok = line.split()
+                if len(tok) == 3 and tok[0] == "phy":
+                    phys[tok[1]] = tok[2]
+    except OSError:
+        return None
+    name = phys.get("5g") or phys.get("2g")
+    return airtime_ref.PHY_BY_NAME.get(name)
+
+
+def doubling_idle_us(phy, q, ac=airtime_ref.AC_BE):
+    """AIFS + the mean backoff per attempt, us, of a chain whose window doubles with each
+    of its attempts that fails, a share q of them (airtime_ref's expected backoff over
+    the expected attempts, at the PHY's preset and retry limit)."""
+    t = airtime_ref.timing_preset(phy)
+    aifs = t["sifs_us"] + t["aifsn"][ac] * t["slot_us"]
+    q = min(max(q, 0.0), 0.99)
+    return aifs + airtime_ref.backoff_ns(t, q, ac) / 1e3 / airtime_ref.attempts(q, t["retries"])
+
+
 def _per_frame(d):
     return f"{d['air_us'] / d['frames']:.0f}" if d["frames"] else "-"
 
@@ -86,20 +117,23 @@ def _per_attempt(d):
             f"{d['idle_us'] / d['attempts']:.0f}")
 
 
-def show(recs, out=sys.stdout):
+def show(recs, out=sys.stdout, phy=None):
     print("station  charged ms  air+idle ms  charged/air  down frames  us/frame  "
-          "up frames  us/frame  upload counted  down PPDUs failed %  idle us/attempt",
-          file=out)
+          "up frames  us/frame  upload counted  down PPDUs failed %  idle us/attempt  "
+          "doubling us/attempt", file=out)
     for r in recs:
         air = r["down"]["air_us"] + r["up"]["air_us"]
         ch = "-" if r["charged_us"] is None else f"{r['charged_us'] / 1e3:.1f}"
         ratio = "-" if r["charge_ratio"] is None else f"{r['charge_ratio']:.2f}"
         upc = "-" if r["upload_frames"] is None else str(r["upload_frames"])
         failed, idle = _per_attempt(r["down"])
+        dbl = "-"
+        if phy is not None and r["down"]["attempts"]:
+            dbl = f"{doubling_idle_us(phy, r['down']['ppdu_failures'] / r['down']['attempts']):.0f}"
         print(f"sta{r['station']:<5} {ch:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
               f"{r['down']['frames']:>11}  {_per_frame(r['down']):>8}  "
               f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}  "
-              f"{failed:>19}  {idle:>15}", file=out)
+              f"{failed:>19}  {idle:>15}  {dbl:>19}", file=out)
 
 
 def prefix_main(module, breakdown_fn, show_fn, argv=None):
@@ -118,7 +152,9 @@ def prefix_main(module, breakdown_fn, show_fn, argv=None):
 
 
 def main(argv=None):
-    return prefix_main("charges", breakdown, show, argv)
+    argv = sys.argv[1:] if argv is None else argv
+    phy = medium_phy(argv[0]) if len(argv) == 1 else None
+    return prefix_main("charges", breakdown, lambda recs: show(recs, phy=phy), argv)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 import unittest
 
-from airfair_analysis.charges import breakdown, main, show
+from airfair_analysis.charges import breakdown, doubling_idle_us, main, medium_phy, show
 
 
 def medium(links):
@@ -56,6 +56,27 @@ class Charges(unittest.TestCase):
         self.assertEqual((s1["down"]["attempts"], s1["down"]["ppdu_failures"]), (10, 4))
         self.assertAlmostEqual(s1["down"]["idle_us"], 90)
 
+    def test_doubling(self):
+        # 802.11a BE: AIFS 16 + 3 x 9 us; CW 15, 31, ... 1023 over 7 attempts (retries 6)
+        # of 9 us slots, attempt i reached with q^i; per attempt: the mean over them
+        self.assertIsNone(medium_phy(self.p))     # no medium config
+        open(self.p + "-medium.conf", "w").write("seed 7\nphy 2g 11g\nphy 5g 11a\n")
+        a = medium_phy(self.p)
+        self.assertIsNotNone(a)
+
+        def by_hand(q):
+            cws = [15, 31, 63, 127, 255, 511, 1023]
+            w = [q ** i for i in range(7)]
+            return 43 + 9 * sum(wi * cw / 2 for wi, cw in zip(w, cws)) / sum(w)
+        self.assertAlmostEqual(doubling_idle_us(a, 0.0), 110.5)
+        self.assertAlmostEqual(doubling_idle_us(a, 0.5), by_hand(0.5))
+        self.assertGreater(doubling_idle_us(a, 0.5), 290)
+        out = io.StringIO()
+        show(breakdown(self.p), out, phy=a)
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[1].split()[-1], f"{by_hand(0.4):.0f}")     # 4 of 10 failed
+        self.assertEqual(lines[2].split()[-1], "110")     # 0 of 2 failed: 110.5 (BE's)
+
     def test_show_and_errors(self):
         out = io.StringIO()
         show(breakdown(self.p), out)
@@ -63,8 +84,9 @@ class Charges(unittest.TestCase):
         self.assertEqual(len(lines), 3)
         self.assertIn("1.50", lines[2])
         self.assertIn("500", lines[2])      # station 2's up us/frame
-        self.assertEqual(lines[1].split()[-2:], ["40", "9"])    # 4 of 10 failed, 90 / 10 us
-        self.assertEqual(lines[2].split()[-2:], ["0", "5"])     # VO: 0 of 2, 10 / 2 us
+        # 4 of 10 failed, 90 / 10 us; no medium config: no doubling figure
+        self.assertEqual(lines[1].split()[-3:], ["40", "9", "-"])
+        self.assertEqual(lines[2].split()[-3:], ["0", "5", "-"])     # VO: 0 of 2, 10 / 2 us
         os.remove(self.p + "-c1.json")
         self.assertIsNone(breakdown(self.p)[0]["charged_us"])
         with contextlib.redirect_stderr(io.StringIO()) as err:
