@@ -697,10 +697,10 @@ static u64 af_share(u64 v, u16 n_x16)
 	return div_u64(v * AIRFAIR_AMPDU_ONE + n_x16 / 2, n_x16);
 }
 
-static u64 af_frame_ns(const struct airfair_timing *t,
-		       const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
-		       u32 ppdu_loss_q16, enum airfair_ac ac, u16 ampdu_x16,
-		       struct airfair_breakdown *bd)
+u64 airfair_frame_split_ns(const struct airfair_timing *t,
+			   const struct tc_airfair_rate *r, u32 len,
+			   u32 loss_q16, u32 ppdu_loss_q16, enum airfair_ac ac,
+			   u16 ampdu_x16, struct airfair_breakdown *bd)
 {
 	struct airfair_breakdown b = { 0 };
 	struct af_frame f;
@@ -742,7 +742,8 @@ u64 airfair_frame_ns(const struct airfair_timing *t,
 		     enum airfair_ac ac, u16 ampdu_x16,
 		     struct airfair_breakdown *bd)
 {
-	return af_frame_ns(t, r, len, loss_q16, loss_q16, ac, ampdu_x16, bd);
+	return airfair_frame_split_ns(t, r, len, loss_q16, loss_q16, ac,
+				      ampdu_x16, bd);
 }
 
 static u32 af_sat32(u64 v)
@@ -848,8 +849,8 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	out->up = out->data;
 
 	/* Eq. 7: the station's TCP ACK, at our rate to it, every d segments */
-	ack_ns = af_frame_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16,
-			     ppdu_loss_q16, ac, ampdu_x16, NULL);
+	ack_ns = airfair_frame_split_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16,
+					ppdu_loss_q16, ac, ampdu_x16, NULL);
 	out->sta_ack_ns = af_sat32(ack_ns);
 	out->tcp_down.b_ns256 = out->data.b_ns256;
 	out->tcp_down.a_ns = af_sat32(out->data.a_ns +
@@ -861,8 +862,9 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	out->ack.a_ns = af_sat32(ack_ns > v ? ack_ns - v : 0);
 
 	/* Eq. 9: one upload data frame, d of them per ACK */
-	out->up_data_ns = af_sat32(af_frame_ns(t, r, up_len, loss_q16,
-					       ppdu_loss_q16, ac, ampdu_x16,
-					       NULL));
+	out->up_data_ns = af_sat32(airfair_frame_split_ns(t, r, up_len,
+							  loss_q16,
+							  ppdu_loss_q16, ac,
+							  ampdu_x16, NULL));
 	return 0;
 }

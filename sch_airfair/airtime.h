@@ -120,6 +120,14 @@ u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
 		     enum airfair_ac ac, u16 ampdu_x16,
 		     struct airfair_breakdown *bd);
+/*
+ * airfair_frame_ns() with the contention window doubling on a PPDU loss of
+ * its own (see airfair_sta_costs()); airfair_frame_ns() is q = p.
+ */
+u64 airfair_frame_split_ns(const struct airfair_timing *t,
+			   const struct tc_airfair_rate *r, u32 len,
+			   u32 loss_q16, u32 ppdu_loss_q16, enum airfair_ac ac,
+			   u16 ampdu_x16, struct airfair_breakdown *bd);
 int airfair_affine_cost(const struct airfair_timing *t,
 			const struct tc_airfair_rate *r, u32 loss_q16,
 			enum airfair_ac ac, u16 ampdu_x16,

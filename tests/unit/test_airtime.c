@@ -738,6 +738,32 @@ START_TEST(test_ppdu_loss)
 }
 END_TEST
 
+/* airtime-calc's breakdown: q = p is airfair_frame_ns(), q = 0 backs off at CWmin */
+START_TEST(test_frame_split)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11N_5G);
+	struct tc_airfair_rate r = HT(7, 0, 0);
+	struct airfair_breakdown std, split, none;
+	const u32 p = 26214;	/* 0.4 */
+	u64 a, b;
+
+	a = airfair_frame_ns(&t, &r, 1500, p, AIRFAIR_AC_BE, MPDUS(1), &std);
+	b = airfair_frame_split_ns(&t, &r, 1500, p, p, AIRFAIR_AC_BE, MPDUS(1),
+				   &split);
+	ck_assert_uint_eq(a, b);
+	ck_assert_uint_eq(std.backoff_ns, split.backoff_ns);
+	airfair_frame_split_ns(&t, &r, 1500, p, 0, AIRFAIR_AC_BE, MPDUS(1),
+			       &none);
+	/* every one of E[N] attempts waits CWmin's mean, 7.5 slots */
+	ck_assert(fabs(none.backoff_ns -
+		       none.attempts_q16 / 65536.0 * 7.5 * t.slot_us * 1000) <
+		  2);
+	ck_assert_uint_eq(none.direct_ns, std.direct_ns);
+	ck_assert_uint_eq(none.retries_ns, std.retries_ns);
+	ck_assert_uint_lt(none.total_ns, std.total_ns);
+}
+END_TEST
+
 /* The paper's point: direct share of a 1500 B frame falls with MCS */
 START_TEST(test_indirect_share)
 {
@@ -834,6 +860,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_affine_bound);
 	tcase_add_test(tc, test_sta_costs);
 	tcase_add_test(tc, test_ppdu_loss);
+	tcase_add_test(tc, test_frame_split);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;

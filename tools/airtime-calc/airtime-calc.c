@@ -27,6 +27,8 @@ static void usage(FILE *f)
 "Frame and link:\n"
 "  --len BYTES   L3 packet length (default 1500)\n"
 "  --loss P      per-attempt loss probability 0..1 (default 0)\n"
+"  --ppdu-loss Q share of PPDU attempts that double the contention window,\n"
+"                0..1 (default: --loss; the qdisc charges hook stations 0)\n"
 "  --ac vo|vi|be|bk (default be)   --ampdu N MPDUs per A-MPDU (default 1)\n"
 "  --class udp|tcp (default udp)   --dir down|up (default down)\n"
 "  --delack D (default 2)   --mss BYTES (default 1460)\n"
@@ -86,7 +88,7 @@ static int lookup(const char *what, const char *s, const char *const *names,
 }
 
 enum { O_MODE = 256, O_MCS, O_NSS, O_BW, O_GI, O_LEGACY, O_SP, O_ERP, O_LEN,
-	O_LOSS, O_AC, O_AMPDU, O_CLASS, O_DIR, O_DELACK, O_MSS, O_MODEL, O_PHY,
+	O_LOSS, O_PPDU_LOSS, O_AC, O_AMPDU, O_CLASS, O_DIR, O_DELACK, O_MSS, O_MODEL, O_PHY,
 	O_SIFS, O_SLOT, O_CWMIN, O_CWMAX, O_AIFSN, O_RETRIES, O_BASIC, O_JSON,
 	O_RATES, O_HELP };
 
@@ -95,6 +97,7 @@ static const struct option opts[] = {
 	{ "bw", 1, 0, O_BW }, { "gi", 1, 0, O_GI }, { "legacy", 1, 0, O_LEGACY },
 	{ "short-preamble", 0, 0, O_SP }, { "erp", 0, 0, O_ERP },
 	{ "len", 1, 0, O_LEN }, { "loss", 1, 0, O_LOSS }, { "ac", 1, 0, O_AC },
+	{ "ppdu-loss", 1, 0, O_PPDU_LOSS },
 	{ "ampdu", 1, 0, O_AMPDU }, { "class", 1, 0, O_CLASS },
 	{ "dir", 1, 0, O_DIR }, { "delack", 1, 0, O_DELACK },
 	{ "mss", 1, 0, O_MSS }, { "model", 1, 0, O_MODEL },
@@ -127,13 +130,13 @@ int main(int argc, char **argv)
 	long sifs = -1, slot = -1, cwmin = -1, cwmax = -1, aifsn = -1;
 	long retries = -1, phy = -1, len = 1500, ampdu = 1, delack = 2;
 	long mss = 1460, bw;
-	double loss = 0, basic = -1;
+	double loss = 0, ppdu_loss = -1, basic = -1;
 	int ac = AIRFAIR_AC_BE, tcp = 0, up = 0, json = 0, c, err;
 	enum airfair_model model = AIRFAIR_MODEL_PRECISE;
 	struct airfair_sta_costs sc;
 	struct airfair_breakdown bd;
 	struct airfair_timing t;
-	u32 loss_q16;
+	u32 loss_q16, ppdu_q16;
 	u64 flow;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -183,6 +186,9 @@ int main(int argc, char **argv)
 			break;
 		case O_LOSS:
 			loss = parse_double("loss", optarg, 0, 1);
+			break;
+		case O_PPDU_LOSS:
+			ppdu_loss = parse_double("ppdu-loss", optarg, 0, 1);
 			break;
 		case O_AC:
 			ac = lookup("ac", optarg, ac_names, 4);
@@ -304,9 +310,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	loss_q16 = lround(loss * AIRFAIR_LOSS_ONE);
-	airfair_frame_ns(&t, &r, len, loss_q16, ac, ampdu * AIRFAIR_AMPDU_ONE,
-			 &bd);
-	if (airfair_sta_costs(&t, &r, loss_q16, loss_q16, ac, delack,
+	ppdu_q16 = ppdu_loss < 0 ? loss_q16 : lround(ppdu_loss * AIRFAIR_LOSS_ONE);
+	airfair_frame_split_ns(&t, &r, len, loss_q16, ppdu_q16, ac,
+			       ampdu * AIRFAIR_AMPDU_ONE, &bd);
+	if (airfair_sta_costs(&t, &r, loss_q16, ppdu_q16, ac, delack,
 			      ampdu * AIRFAIR_AMPDU_ONE, mss, model, &sc)) {
 		fprintf(stderr, "airtime-calc: cannot compute the station costs\n");
 		return 1;
@@ -318,12 +325,13 @@ int main(int argc, char **argv)
 		flow = airfair_affine_ns(tcp ? &sc.tcp_down : &sc.data, len);
 
 	if (json) {
-		printf("{\"phy\":\"%s\",\"rate_kbps\":%u,\"rate_mbps\":%.1f,\"len\":%ld,\"psdu_len\":%u,\"loss_q16\":%u,\"ac\":\"%s\",\"ampdu\":%ld,"
+		printf("{\"phy\":\"%s\",\"rate_kbps\":%u,\"rate_mbps\":%.1f,\"len\":%ld,\"psdu_len\":%u,\"loss_q16\":%u,\"ppdu_loss_q16\":%u,\"ac\":\"%s\",\"ampdu\":%ld,"
 		       "\"retries\":%u,\"attempts\":%.4f,\"direct_ns\":%llu,\"aifs_ns\":%llu,\"backoff_ns\":%llu,\"sifs_ns\":%llu,\"ack_ns\":%llu,"
 		       "\"retries_ns\":%llu,\"total_ns\":%llu,\"indirect_ns\":%llu,\"class\":\"%s\",\"dir\":\"%s\",\"model\":\"%s\",\"delack\":%ld,"
 		       "\"cost_a_ns\":%u,\"cost_b_ns256\":%u,\"flow_cost_ns\":%llu}\n",
 		       phy_names[phy], bd.rate_kbps, bd.rate_kbps / 1000.0, len,
-		       bd.psdu_len, loss_q16, ac_names[ac], ampdu, t.retries,
+		       bd.psdu_len, loss_q16, ppdu_q16, ac_names[ac], ampdu,
+		       t.retries,
 		       bd.attempts_q16 / 65536.0,
 		       (unsigned long long)bd.direct_ns,
 		       (unsigned long long)bd.aifs_ns,
@@ -339,9 +347,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)flow);
 		return 0;
 	}
-	printf("phy %s, rate %.1f Mbit/s, %ld B packet (PSDU %u B), loss %.4f, AC %s, R %u, A-MPDU %ld\n",
+	printf("phy %s, rate %.1f Mbit/s, %ld B packet (PSDU %u B), loss %.4f, PPDU loss %.4f, AC %s, R %u, A-MPDU %ld\n",
 	       phy_names[phy], bd.rate_kbps / 1000.0, len, bd.psdu_len,
-	       loss_q16 / 65536.0, ac_names[ac], t.retries, ampdu);
+	       loss_q16 / 65536.0, ppdu_q16 / 65536.0, ac_names[ac], t.retries,
+	       ampdu);
 	printf("  direct    %12.3f us  data PPDU (first attempt)\n",
 	       bd.direct_ns / 1e3);
 	printf("  aifs      %12.3f us\n", bd.aifs_ns / 1e3);
