@@ -112,8 +112,8 @@ fair_setup() {
 		AIRFAIR_MEDIUM_CMD+=' -S $AIRFAIR_MEDIUM_STATS -o $WIFI_DIR/medium-final.json'
 	fi
 	export AIRFAIR_MEDIUM_CMD
-	# a medium queue above hwsim's 200 pending frames: hwsim must hold more (twice the
-	# limit, and as many again for the frames on their way through netlink)
+	# a medium queue of more than 100 frames: hwsim (which frees its pending frames at
+	# 200) must hold them and those on their way through netlink: twice the limit + 200
 	local ql
 	ql=$(awk '$1 == "queue-limit" {q = $2} END {print q + 0}' "$WIFI_DIR/medium.conf" 2>/dev/null)
 	[ "${ql:-0}" -gt 100 ] && export WIFI_HWSIM_MAX_PENDING=$((2 * ql + 200))
