@@ -36,7 +36,7 @@ fault_fixture() {
 }
 {
 	echo "TAP version 13"
-	echo "1..$((6 + 2 * debug))"
+	echo "1..$((8 + 2 * debug))"
 	out=$(vm/run.sh --kver "$kver" --timeout 120 -- bash -c "true" 2>&1)
 	rc=$?
 	echo "$out" | grep -m1 'boot-to-test-start' | sed 's/^# vm:/# /'
@@ -45,19 +45,22 @@ fault_fixture() {
 	fault_fixture 3 tcg-double-fault-kmalloc.txt 0
 	fault_fixture 4 tcg-double-fault-cmpxchg16b.txt 0
 	fault_fixture 5 double-fault-sane-flags.txt 1
+	fault_fixture 6 tcg-page-fault-net-rx-action.txt 0
+	fault_fixture 7 page-fault-sane-flags.txt 1
 	# the same death twice: one rerun, then the run fails
-	out=$(vm/run.sh --kver "$kver" --timeout 120 -- insmod "$ko" kind=emufault 2>&1)
+	out=$(AIRFAIR_VM_RERUNS=1 AIRFAIR_VM_RERUN_UNTIL="" \
+		vm/run.sh --kver "$kver" --timeout 120 -- insmod "$ko" kind=emufault 2>&1)
 	rc=$?
-	n=$(grep -c '^# vm: rerun: the guest died of a double fault with impossible' <<<"$out")
+	n=$(grep -c '^# vm: rerun: the guest died of a kernel oops with impossible' <<<"$out")
 	if [ $rc -ne 0 ] && [ "$n" = 1 ] && grep -q 'guest died before the command finished' <<<"$out"; then
-		echo "ok 6 - an emulator fault: the command runs once more, then the run fails (exit $rc)"
+		echo "ok 8 - an emulator fault: the command runs once more, then the run fails (exit $rc)"
 	else
-		echo "not ok 6 - an emulator fault: the command runs once more, then the run fails (exit $rc, $n reruns)"
+		echo "not ok 8 - an emulator fault: the command runs once more, then the run fails (exit $rc, $n reruns)"
 		echo "$out" | tail -n 20 | sed 's/^/# /'
 	fi
 	if [ $debug = 1 ]; then
-		expect_fail 7 "a leaked allocation (kmemleak)" 'unreferenced object' leak
-		expect_fail 8 "a use-after-free (KASAN)" 'KASAN: (slab-)?use-after-free' uaf
+		expect_fail 9 "a leaked allocation (kmemleak)" 'unreferenced object' leak
+		expect_fail 10 "a use-after-free (KASAN)" 'KASAN: (slab-)?use-after-free' uaf
 	fi
 } | tee "$tap"
 ! grep -q '^not ok' "$tap"

@@ -95,10 +95,11 @@ boot() {
 # anything of ours was loaded, is retried: under TCG, 6.12 now and then takes an int3
 # in code it is patching at boot (seen with two guests on two cores).
 #
-# A guest that dies of a fault of the emulator itself (vm/emulator-fault.sh: a double
-# fault with impossible saved flags, QEMU's multi-threaded TCG under 6.12) runs the
-# whole command again, once by default (AIRFAIR_VM_RERUNS). The line "# vm: rerun"
-# goes to stdout: TAP consumers (scripts/summary.sh) count only what follows the last.
+# A guest that dies of a fault of the emulator itself (vm/emulator-fault.sh: an oops
+# with impossible saved flags, QEMU's multi-threaded TCG under 6.12) runs the whole
+# command again, once by default (AIRFAIR_VM_RERUNS), and not after the epoch second
+# AIRFAIR_VM_RERUN_UNTIL if set (a time budget). The line "# vm: rerun" goes to
+# stdout: TAP consumers (scripts/summary.sh) count only what follows the last.
 reruns=${AIRFAIR_VM_RERUNS:-1}
 while :; do
 	for attempt in 1 2 3; do
@@ -108,6 +109,10 @@ while :; do
 	done
 	[ ! -f "$run/rc" ] && [ "$qrc" != 124 ] && [ "$qrc" != 137 ] && [ "$reruns" -gt 0 ] || break
 	why=$("$here/emulator-fault.sh" "$run/console") || break
+	if [ -n "${AIRFAIR_VM_RERUN_UNTIL:-}" ] && [ "$(date +%s)" -ge "$AIRFAIR_VM_RERUN_UNTIL" ]; then
+		echo "# vm: the guest died of $why; no time left to run it again" >&2
+		break
+	fi
 	reruns=$((reruns - 1))
 	echo "# vm: rerun: the guest died of $why"
 	echo "# vm: the guest died of $why; running the command again" >&2
