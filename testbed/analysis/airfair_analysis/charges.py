@@ -15,7 +15,7 @@ lower. An upload charged well above its air shows here as `up us/frame` below
 import json
 import sys
 
-from .run import _classes
+from .run import _classes, medium_conf
 from .scenario import airtime_ref
 
 
@@ -79,19 +79,8 @@ def breakdown(prefix):
 
 
 def medium_phy(prefix):
-    """The PHY (airtime_ref's index) of the run's medium config (PREFIX-medium.conf: the
-    5 GHz one, else the 2.4 GHz one), None without one."""
-    phys = {}
-    try:
-        with open(prefix + "-medium.conf") as f:
-            for line in f:
-                tok = line.split()
-                if len(tok) == 3 and tok[0] == "phy":
-                    phys[tok[1]] = tok[2]
-    except OSError:
-        return None
-    name = phys.get("5g") or phys.get("2g")
-    return airtime_ref.PHY_BY_NAME.get(name)
+    """The PHY (airtime_ref's index) of the run's medium config, None without one."""
+    return airtime_ref.PHY_BY_NAME.get(medium_conf(prefix, "phy"))
 
 
 def doubling_idle_us(phy, q, ac=airtime_ref.AC_BE):

@@ -60,7 +60,7 @@ class Charges(unittest.TestCase):
         # 802.11a BE: AIFS 16 + 3 x 9 us; CW 15, 31, ... 1023 over 7 attempts (retries 6)
         # of 9 us slots, attempt i reached with q^i; per attempt: the mean over them
         self.assertIsNone(medium_phy(self.p))     # no medium config
-        open(self.p + "-medium.conf", "w").write("seed 7\nphy 2g 11g\nphy 5g 11a\n")
+        open(self.p + "-medium.conf", "w").write("seed 7\nphy 5g 11a\n")
         a = medium_phy(self.p)
         self.assertIsNotNone(a)
 
