@@ -88,16 +88,16 @@ static int lookup(const char *what, const char *s, const char *const *names,
 }
 
 enum { O_MODE = 256, O_MCS, O_NSS, O_BW, O_GI, O_LEGACY, O_SP, O_ERP, O_LEN,
-	O_LOSS, O_PPDU_LOSS, O_AC, O_AMPDU, O_CLASS, O_DIR, O_DELACK, O_MSS, O_MODEL, O_PHY,
-	O_SIFS, O_SLOT, O_CWMIN, O_CWMAX, O_AIFSN, O_RETRIES, O_BASIC, O_JSON,
-	O_RATES, O_HELP };
+	O_LOSS, O_PPDU_LOSS, O_AC, O_AMPDU, O_CLASS, O_DIR, O_DELACK, O_MSS,
+	O_MODEL, O_PHY, O_SIFS, O_SLOT, O_CWMIN, O_CWMAX, O_AIFSN, O_RETRIES,
+	O_BASIC, O_JSON, O_RATES, O_HELP };
 
 static const struct option opts[] = {
 	{ "mode", 1, 0, O_MODE }, { "mcs", 1, 0, O_MCS }, { "nss", 1, 0, O_NSS },
 	{ "bw", 1, 0, O_BW }, { "gi", 1, 0, O_GI }, { "legacy", 1, 0, O_LEGACY },
 	{ "short-preamble", 0, 0, O_SP }, { "erp", 0, 0, O_ERP },
-	{ "len", 1, 0, O_LEN }, { "loss", 1, 0, O_LOSS }, { "ac", 1, 0, O_AC },
-	{ "ppdu-loss", 1, 0, O_PPDU_LOSS },
+	{ "len", 1, 0, O_LEN }, { "loss", 1, 0, O_LOSS },
+	{ "ppdu-loss", 1, 0, O_PPDU_LOSS }, { "ac", 1, 0, O_AC },
 	{ "ampdu", 1, 0, O_AMPDU }, { "class", 1, 0, O_CLASS },
 	{ "dir", 1, 0, O_DIR }, { "delack", 1, 0, O_DELACK },
 	{ "mss", 1, 0, O_MSS }, { "model", 1, 0, O_MODEL },
