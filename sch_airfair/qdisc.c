@@ -871,8 +871,8 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 	 * A station may always have one full A-MPDU below, as AQL lets each
 	 * station have its low threshold: the radio builds an aggregate from
 	 * the frames it holds for the station, and a PHY limit that keeps a
-	 * few frames of the slowest station below left every A-MPDU at one
-	 * to three MPDUs (802.11ac, three stations, the limit at its floor).
+	 * few frames of the slowest station below left the A-MPDUs at one to
+	 * four MPDUs (802.11ac, three stations, the limit at its floor).
 	 */
 	if (phy_us < limit || sta_us < sta->agg_pending_us) {
 		q->pend_held = false;
