@@ -295,7 +295,6 @@ struct airfair_sta {
 	u32 loss_q16;
 	u32 expected_kbps;		/* rate control's, 0 = unknown */
 	u32 pending_us;			/* last reported by the hook */
-	u32 agg_pending_us;		/* one full A-MPDU: pending it may always have */
 	u16 ampdu_x16;			/* hook: its MPDUs per PPDU, 1/16; 0 = unknown */
 	u16 up_ampdu_x16;		/* hook: the same of what it sends */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */

@@ -486,28 +486,6 @@ u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len)
 	return t > U32_MAX ? U32_MAX : (u32)t;
 }
 
-/*
- * Air of the longest A-MPDU of @len-byte packets at @r: @n subframes (at
- * most AIRFAIR_MAX_AMPDU), within the mode's A-MPDU length and
- * aPPDUMaxTime. 0 at a legacy rate or for one subframe: no aggregate.
- */
-u32 airfair_ampdu_full_ns(const struct airfair_timing *t,
-			  const struct tc_airfair_rate *r, u32 len, u32 n)
-{
-	u64 sub, psdu_len, max_len;
-	struct af_rate x;
-
-	if (r->mode == AIRFAIR_MODE_LEGACY || n < 2 || len > AF_MAX_LEN ||
-	    af_resolve(r, &x))
-		return 0;
-	sub = ((u64)len + t->overhead_len + AIRFAIR_P_DELIM_LEN + 3) & ~3ULL;
-	max_len = r->mode == AIRFAIR_MODE_HT ? AIRFAIR_P_HT_AMPDU_LEN :
-					       AIRFAIR_P_VHT_AMPDU_LEN;
-	psdu_len = min_t(u64, sub * min_t(u32, n, AIRFAIR_MAX_AMPDU), max_len);
-	return min_t(u64, af_ppdu_ns(&x, (u32)psdu_len),
-		     (u64)AIRFAIR_P_PPDU_MAX_US * NS_PER_US);
-}
-
 int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t)
 {
 	const struct af_phy_row *p;

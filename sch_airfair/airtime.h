@@ -109,8 +109,6 @@ u16 airfair_dsss_rate(unsigned int i);
 u16 airfair_ofdm_rate(unsigned int i);
 /* 0 if invalid or psdu_len > 4 MiB; saturates at U32_MAX */
 u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len);
-u32 airfair_ampdu_full_ns(const struct airfair_timing *t,
-			  const struct tc_airfair_rate *r, u32 len, u32 n);
 /* per-AC contention windows derived from aCWmin/aCWmax (table 9-155) */
 u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac);
 u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac);

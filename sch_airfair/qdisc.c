@@ -867,14 +867,7 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 	phy_us -= q->pend_floor_us;
 	if (limit == AIRFAIR_PENDING_LIMIT_AUTO)
 		limit = airfair_pending_adapt(q, phy_us, now);
-	/*
-	 * A station may always have one full A-MPDU below, as AQL lets each
-	 * station have its low threshold: the radio builds an aggregate from
-	 * the frames it holds for the station, and a PHY limit that keeps a
-	 * few frames of the slowest station below left the A-MPDUs at one to
-	 * four MPDUs (802.11ac, three stations, the limit at its floor).
-	 */
-	if (phy_us < limit || sta_us < sta->agg_pending_us) {
+	if (phy_us < limit) {
 		q->pend_held = false;
 		return true;
 	}

@@ -236,10 +236,6 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 			DIV_ROUND_CLOSEST(up.sta_ack_ns, c->delack);
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
-	sta->agg_pending_us = airfair_ampdu_full_ns(&c->timing, &sta->rate,
-						   ETH_DATA_LEN,
-						   c->ampdu ?: AIRFAIR_MAX_AMPDU) /
-			      NSEC_PER_USEC;
 }
 
 void airfair_stas_recompute(struct airfair_sched *q)

@@ -764,34 +764,6 @@ START_TEST(test_frame_split)
 }
 END_TEST
 
-/*
- * The longest aggregate: 64 subframes where they fit, else the mode's
- * A-MPDU length or aPPDUMaxTime, whichever binds; none at a legacy rate.
- */
-START_TEST(test_ampdu_full)
-{
-	struct airfair_timing ht = preset(AIRFAIR_PHY_11N_5G);
-	struct airfair_timing vht = preset(AIRFAIR_PHY_11AC);
-	struct tc_airfair_rate fast = VHT(9, 2, 2, 1), slow = VHT(0, 1, 0, 0);
-	struct tc_airfair_rate ht15 = HT(15, 1, 1), ofdm = LEG(540);
-	u32 sub = (1500 + vht.overhead_len + 4 + 3) & ~3U;
-
-	/* 866.7 Mbit/s: 64 subframes are ~0.9 ms, well inside the limits */
-	ck_assert_uint_eq(airfair_ampdu_full_ns(&vht, &fast, 1500, 64),
-			  airfair_ppdu_ns(&fast, 64 * sub));
-	ck_assert_uint_eq(airfair_ampdu_full_ns(&vht, &fast, 1500, 8),
-			  airfair_ppdu_ns(&fast, 8 * sub));
-	/* 6.5 Mbit/s: aPPDUMaxTime */
-	ck_assert_uint_eq(airfair_ampdu_full_ns(&vht, &slow, 1500, 64),
-			  AIRFAIR_P_PPDU_MAX_US * 1000);
-	/* HT MCS 15, 40 MHz: 64 x 1.5 kB is more than an HT A-MPDU holds */
-	ck_assert_uint_eq(airfair_ampdu_full_ns(&ht, &ht15, 1500, 64),
-			  airfair_ppdu_ns(&ht15, AIRFAIR_P_HT_AMPDU_LEN));
-	ck_assert_uint_eq(airfair_ampdu_full_ns(&ht, &ht15, 1500, 1), 0);
-	ck_assert_uint_eq(airfair_ampdu_full_ns(&ht, &ofdm, 1500, 64), 0);
-}
-END_TEST
-
 /* The paper's point: direct share of a 1500 B frame falls with MCS */
 START_TEST(test_indirect_share)
 {
@@ -889,7 +861,6 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_sta_costs);
 	tcase_add_test(tc, test_ppdu_loss);
 	tcase_add_test(tc, test_frame_split);
-	tcase_add_test(tc, test_ampdu_full);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;
