@@ -3,7 +3,7 @@
 # sch_airfair lifecycle and traffic on a wired test topology (veth + macvlan stations):
 # add/change/replace/delete, TCP and UDP both ways, per-station classification and
 # direction, airtime metering at a static rate, airtime shares by weight and rate (the
-# qdisc's own accounting), ACK filtering, and rmmod under traffic.
+# qdisc's own accounting), the charge at dequeue, ACK filtering, and rmmod under traffic.
 . "$(dirname "$0")/airfair_lib.sh"
 
 DEV=af0
@@ -16,7 +16,7 @@ require_root
 require_cmd tc ip iperf3 jq
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 tc qdisc add dev lo root airfair help 2>&1 | grep -q Usage || ktap_skip_all "tc plugin q_airfair.so not found"
-ktap_set_plan 15
+ktap_set_plan 16
 veth_setup 3 || ktap_skip_all "cannot build the veth/macvlan topology"
 
 check() {	# check NAME CONDITION-COMMAND...
@@ -174,7 +174,35 @@ log "ampdu 8 on 11n-5g: ampdu_used at 24 Mbit/s $a1, at HT MCS 7 $a2"
 check "ampdu 8: 1 MPDU per PPDU charged at a legacy rate ($a1), 8 at HT MCS 7 ($a2)" \
 	test "$a1" = 1 -a "$a2" = 8
 
-# 6. ACK filter drops redundant ACKs without stalling an upload
+# 6. a packet is charged at its station's costs when it leaves, not when it came: UDP
+# queued behind the meter at 54 Mbit/s, the station set to 6 Mbit/s while it waits, and
+# nothing sent after. Each datagram from its own socket (bash's /dev/udp): one socket's
+# send buffer would hold the queue to a few dozen packets; CoDel held off.
+fresh 11a utilisation 2 target 10s interval 100s station "$(sta_mac 1)" rate 54mbit
+pay=$(printf '%1400s' '')
+for _ in $(seq 400); do
+	printf '%s' "$pay" > "/dev/udp/$(sta_addr 1)/9"
+done
+tc qdisc change dev $DEV root airfair station "$(sta_mac 1)" rate 6mbit
+recost_sample() {
+	class_json $DEV | jq -r --arg m "$(sta_mac 1)" \
+		'[.[] | (.station // .) | select(.addr == $m)][0]
+		 | "\(.airtime_us) \(.packets) \(.bytes) \(.backlog_pkts) \(.cost_a_ns) \(.cost_b_ns_per_byte)"'
+}
+read -r a1 p1 b1 q1 _ < <(recost_sample)
+sleep 2
+read -r a2 p2 b2 _ ca cb < <(recost_sample)
+# the model's length is the L3 one: the qdisc's less the Ethernet header
+read -r per want < <(awk -v a="$((a2 - a1))" -v p="$((p2 - p1))" -v b="$((b2 - b1))" \
+	-v ca="$ca" -v cb="$cb" 'BEGIN { if (p < 1) p = 1
+		printf "%.0f %.0f\n", a / p, (ca + cb * (b / p - 14)) / 1e3 }')
+log "backlog $q1 packets at the change; $((p2 - p1)) of them left in 2 s, charged $per us" \
+    "each; at 6 Mbit/s one costs $want us"
+check "charged at dequeue: $((p2 - p1)) packets queued at 54 Mbit/s, left at 6 Mbit/s's cost ($per vs $want us)" \
+	awk -v q="${q1:-0}" -v n="$((p2 - p1))" -v g="${per:-0}" -v w="${want:-0}" \
+		'BEGIN { exit !(q >= 50 && n >= 5 && w > 1000 && g >= 0.98 * w && g <= 1.02 * w) }'
+
+# 7. ACK filter drops redundant ACKs without stalling an upload
 fresh 11a ack-filter station "$(sta_mac 2)" rate 6mbit
 up=$(af_iperf 2 tcp-up 4)
 af=$(qdisc_field $DEV drop_ackfilter)
@@ -182,7 +210,7 @@ log "upload with ack-filter at 6 Mbit/s: $up Mbit/s, ACKs filtered: $af"
 check "ack-filter drops ACKs ($af) and the upload keeps going ($up Mbit/s)" \
 	awk -v a="${af:-0}" -v u="$up" 'BEGIN { exit !(a > 0 && u > 0.5) }'
 
-# 7. delete and unload while traffic runs
+# 8. delete and unload while traffic runs
 af_iperf 1 tcp-down 4 >/dev/null &
 sleep 1
 tc qdisc del dev $DEV root && rmmod sch_airfair
