@@ -11,7 +11,9 @@ it (`doubling us/attempt`: AIFS + the mean backoff of a chain that doubles its w
 with each failure, airtime_ref; from the run's medium config, AC BE). Where the AP alone
 contends the two agree; where others contend they share the idle and the medium's is
 lower. An upload charged well above its air shows here as `up us/frame` below
-`charged/air`'s excess (docs/mac80211-hook.md, Uplink)."""
+`charged/air`'s excess (docs/mac80211-hook.md, Uplink). A second table sets the
+download's MPDUs per PPDU attempt and PPDU attempts per delivered MPDU beside the
+figures the charge takes them from (show_inputs)."""
 import json
 import sys
 
@@ -52,6 +54,31 @@ def mpdu_loss(w):
     return 1 - w["frames"] / tries if tries > 0 else None
 
 
+def hook_means(prefix):
+    """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU) and loss averaged over
+    the class trace's samples of it (testbed/scenarios.sh --trace); {} without a trace.
+    One snapshot at the end of a run says little: both move by tens of per cent from one
+    report to the next on a dilated medium."""
+    sums = {}
+    try:
+        f = open(prefix + "-class-trace.txt")
+    except OSError:
+        return {}
+    with f:
+        for line in f:
+            _, _, rest = line.partition(" ")
+            if not rest.startswith("{"):
+                continue
+            st = json.loads(rest).get("station")
+            if not st or st.get("source") != "hook" or not st.get("ampdu_x16"):
+                continue
+            a = sums.setdefault(st["addr"], [0, 0.0, 0.0])
+            a[0] += 1
+            a[1] += st["ampdu_x16"] / 16
+            a[2] += st.get("loss", 0) / 65536
+    return {mac: (a / n, q / n) for mac, (n, a, q) in sums.items()}
+
+
 def breakdown(prefix):
     """A dict per station of the run under PREFIX (see the module's text); the medium's
     figures are the window's (m1 - m0), airfair's c1 - c0 (None without class stats)."""
@@ -62,6 +89,7 @@ def breakdown(prefix):
         c0, c1 = _classes(prefix + "-c0.json"), _classes(prefix + "-c1.json")
     except OSError:
         c0 = c1 = None
+    means = hook_means(prefix)
     out = []
     for i, mac in sorted(stations):
         rec = {"station": i, "mac": mac}
@@ -69,8 +97,14 @@ def breakdown(prefix):
             rec[d] = window(m0, m1, tx, rx)
         air = rec["down"]["air_us"] + rec["up"]["air_us"]
         rec["charged_us"] = rec["upload_frames"] = rec["charge_ratio"] = None
+        rec["hook_ampdu"] = rec["hook_loss"] = None
         if c1 is not None and mac in c1:
             after, before = c1[mac], c0.get(mac, {})
+            if mac in means:
+                rec["hook_ampdu"], rec["hook_loss"] = means[mac]
+            elif after.get("ampdu_x16"):
+                rec["hook_ampdu"] = after["ampdu_x16"] / 16
+                rec["hook_loss"] = after.get("loss", 0) / 65536
             rec["charged_us"] = after.get("airtime_us", 0) - before.get("airtime_us", 0)
             rec["upload_frames"] = after.get("upload_frames", 0) - before.get("upload_frames", 0)
             rec["charge_ratio"] = rec["charged_us"] / air if air > 0 else None
@@ -125,6 +159,33 @@ def show(recs, out=sys.stdout, phy=None):
               f"{failed:>19}  {idle:>15}  {dbl:>19}", file=out)
 
 
+def show_inputs(recs, out=sys.stdout, phy=None):
+    """The download's figures the charge is built from, the medium's beside the model's:
+    MPDUs per PPDU attempt (medium / the hook's A-MPDU length, the class trace's mean,
+    else its value at the end of the run),
+    PPDU attempts per delivered MPDU (medium / the model's, expected attempts at the
+    hook's loss over its A-MPDU length; the AIFS + backoff, SIFS and ACK or BlockAck of
+    each attempt are charged that many times per MPDU), and the medium's busy air and
+    AIFS + backoff per delivered MPDU. Needs the retry limit of the run's PHY for the
+    model's attempts ("-" without a medium config or the hook's figures)."""
+    retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
+    print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  model  "
+          "busy us/MPDU  idle us/MPDU", file=out)
+    for r in recs:
+        d = r["down"]
+        if not d["frames"] or not d["attempts"]:
+            continue
+        mpdus = (d["attempts"] - d["ampdus"] + d["ampdu_mpdus"]) / d["attempts"]
+        hook = "-" if r["hook_ampdu"] is None else f"{r['hook_ampdu']:.2f}"
+        model = "-"
+        if retries is not None and r["hook_ampdu"] is not None and r["hook_loss"] is not None:
+            model = f"{airtime_ref.attempts(r['hook_loss'], retries) / r['hook_ampdu']:.2f}"
+        print(f"sta{r['station']:<5} {mpdus:>20.2f}  {hook:>4}  "
+              f"{d['attempts'] / d['frames']:>20.2f}  {model:>5}  "
+              f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
+              f"{d['idle_us'] / d['frames']:>12.0f}", file=out)
+
+
 def prefix_main(module, breakdown_fn, show_fn, argv=None):
     """The command line of a per-run breakdown: one PREFIX, its table or an error."""
     argv = sys.argv[1:] if argv is None else argv
@@ -143,7 +204,11 @@ def prefix_main(module, breakdown_fn, show_fn, argv=None):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     phy = medium_phy(argv[0]) if len(argv) == 1 else None
-    return prefix_main("charges", breakdown, lambda recs: show(recs, phy=phy), argv)
+    def both(recs):
+        show(recs, phy=phy)
+        print()
+        show_inputs(recs, phy=phy)
+    return prefix_main("charges", breakdown, both, argv)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ import shutil
 import tempfile
 import unittest
 
-from airfair_analysis.charges import breakdown, doubling_idle_us, main, medium_phy, show
+from airfair_analysis.charges import (breakdown, doubling_idle_us, main, medium_phy, show,
+                                      show_inputs)
 
 
 def medium(links):
@@ -76,6 +77,31 @@ class Charges(unittest.TestCase):
         lines = out.getvalue().splitlines()
         self.assertEqual(lines[1].split()[-1], f"{by_hand(0.4):.0f}")     # 4 of 10 failed
         self.assertEqual(lines[2].split()[-1], "110")     # 0 of 2 failed: 110.5 (BE's)
+
+    def test_inputs(self):
+        # the hook's figures: the end snapshot, or the class trace's mean where there is one
+        def st(mac, ampdu_x16, loss):
+            return {"station": {"addr": mac, "source": "hook", "airtime_us": 1990,
+                                "upload_frames": 0, "ampdu_x16": ampdu_x16, "loss": loss}}
+        open(self.p + "-c1.json", "w").write(json.dumps(st("aa", 32, 0)) + "\n")
+        s1 = breakdown(self.p)[0]
+        self.assertEqual((s1["hook_ampdu"], s1["hook_loss"]), (2.0, 0.0))
+        with open(self.p + "-class-trace.txt", "w") as f:
+            f.write('1.0 [{"kind": "airfair"}]\n')
+            f.write("1.0 " + json.dumps(st("aa", 16, 0)) + "\n")
+            f.write("2.0 " + json.dumps(st("aa", 48, 32768)) + "\n")
+        s1 = breakdown(self.p)[0]
+        self.assertEqual((s1["hook_ampdu"], s1["hook_loss"]), (2.0, 0.25))
+        open(self.p + "-medium.conf", "w").write("seed 7\nphy 5g 11a\n")
+        out = io.StringIO()
+        show_inputs(breakdown(self.p), out, phy=medium_phy(self.p))
+        lines = out.getvalue().splitlines()
+        self.assertEqual(len(lines), 3)    # station 2: its two VO frames down
+        # station 1: 10 single-MPDU attempts for 10 MPDUs; model (1 - 0.25^7) / 0.75 / 2;
+        # busy 900 us and idle 90 us over 10 MPDUs
+        self.assertEqual(lines[1].split(), ["sta1", "1.00", "2.00", "1.00",
+                                            f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9"])
+        self.assertEqual(lines[2].split()[2], "-")     # no hook figures for station 2
 
     def test_show_and_errors(self):
         out = io.StringIO()
