@@ -145,6 +145,19 @@ static inline struct airfair_skb_cb *airfair_cb(const struct sk_buff *skb)
 }
 
 /*
+ * A packet without TCP goes at the station's rate and loss of when it leaves,
+ * so it is costed at dequeue (qdisc.c): a UDP flood that CoDel cannot drain
+ * fast enough holds seconds of it here, and costed at enqueue a station whose
+ * link had got worse meanwhile paid its old price for all of them. A TCP
+ * packet is costed at enqueue, where the upload data its ACK stands for is
+ * counted, and CoDel keeps its wait near the target.
+ */
+static inline bool airfair_costed_at_dequeue(u8 pkt_class)
+{
+	return pkt_class == AIRFAIR_PKT_UDP || pkt_class == AIRFAIR_PKT_OTHER;
+}
+
+/*
  * The part of a queued pure ACK's charge that is an upload flow's data (Eq. 9,
  * plus what the ACK filter moved onto it), not the ACK's own airtime.
  */

@@ -382,7 +382,8 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	cb->acks_merged = 0;
 	cb->hash = hash;
 	cb->thoff = keys.control.thoff;
-	cb->cost_ns = airfair_flow_cost(q, sta, state, skb, pkt_class, &up);
+	cb->cost_ns = airfair_costed_at_dequeue(pkt_class) ? 0 :
+		      airfair_flow_cost(q, sta, state, skb, pkt_class, &up);
 	sta->upload_frames += up.frames;
 	/*
 	 * T-LAS's attained service counts the upload data the flow's ACKs

@@ -596,23 +596,16 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
  * Dequeue
  */
 
-/*
- * A packet without TCP goes at the station's rate and loss of when it
- * leaves, not of when it came: a UDP flood that CoDel cannot drain fast
- * enough holds seconds of it here, and charged at the costs of its
- * enqueue a station whose link had got worse meanwhile paid its old price
- * for all of them. TCP packets keep theirs: an upload's data rides on
- * them, counted as they came, and CoDel keeps their wait near its target.
- */
-static void airfair_recost(const struct airfair_sched *q,
-			   const struct airfair_sta *sta,
-			   const struct airfair_flow *flow, struct sk_buff *skb)
+/* The cost of a packet costed at dequeue (airfair_costed_at_dequeue()). */
+static void airfair_dequeue_cost(const struct airfair_sched *q,
+				 const struct airfair_sta *sta,
+				 const struct airfair_flow *flow,
+				 struct sk_buff *skb)
 {
 	static const struct airfair_upload_seen none;
 	struct airfair_skb_cb *cb = airfair_cb(skb);
 
-	if (cb->pkt_class == AIRFAIR_PKT_UDP ||
-	    cb->pkt_class == AIRFAIR_PKT_OTHER)
+	if (airfair_costed_at_dequeue(cb->pkt_class))
 		cb->cost_ns = airfair_flow_cost(q, sta, flow, skb,
 						cb->pkt_class, &none);
 }
@@ -664,7 +657,7 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 		else
 			list_del_init(&flow->chain);
 	}
-	airfair_recost(q, sta, flow, skb);
+	airfair_dequeue_cost(q, sta, flow, skb);
 	flow->deficit -= airfair_cb(skb)->cost_ns;
 	flow->sent++;
 	return skb;
