@@ -162,11 +162,10 @@ def show(recs, out=sys.stdout, phy=None):
 def show_inputs(recs, out=sys.stdout, phy=None):
     """The download's figures the charge is built from, the medium's beside the model's:
     MPDUs per PPDU attempt (medium / the hook's A-MPDU length, the class trace's mean,
-    else its value at the end of the run),
-    PPDU attempts per delivered MPDU (medium / the model's, expected attempts at the
-    hook's loss over its A-MPDU length; the AIFS + backoff, SIFS and ACK or BlockAck of
-    each attempt are charged that many times per MPDU), and the medium's busy air and
-    AIFS + backoff per delivered MPDU. Needs the retry limit of the run's PHY for the
+    else its value at the end of the run), PPDU attempts per delivered MPDU (medium /
+    the model's, expected attempts at the hook's loss over its A-MPDU length; the AIFS +
+    backoff, SIFS and ACK or BlockAck of each attempt are charged that many times per
+    MPDU), and the medium's busy air and AIFS + backoff per delivered MPDU. Needs the retry limit of the run's PHY for the
     model's attempts ("-" without a medium config or the hook's figures)."""
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
     print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  model  "
@@ -204,6 +203,7 @@ def prefix_main(module, breakdown_fn, show_fn, argv=None):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     phy = medium_phy(argv[0]) if len(argv) == 1 else None
+
     def both(recs):
         show(recs, phy=phy)
         print()
