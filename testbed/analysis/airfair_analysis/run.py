@@ -90,18 +90,52 @@ class RunResult:
         return [s.airtime_us / total if total else 0.0 for s in self.stations]
 
 
-def iperf_goodput_mbps(path):
-    """Receiver-side goodput of one iperf3 -J result (0 for a failed run)."""
+def iperf_json(path):
+    """The result object of one iperf3 -J output, or None. iperf3 can print a plain-text
+    error line after the object (an end-of-test control message that failed): that line
+    is not part of it."""
     try:
         with open(path) as f:
-            d = json.load(f)
-    except (OSError, ValueError):
-        return 0.0
-    if d.get("error"):
+            text = f.read()
+    except OSError:
+        return None
+    try:
+        d, _ = json.JSONDecoder().raw_decode(text.lstrip())
+    except ValueError:
+        return None
+    return d if isinstance(d, dict) else None
+
+
+def iperf_error(path):
+    """Why one iperf3 -J run failed ("" if it did not): its JSON's error, else its
+    stderr (the .err beside it), else that no result was saved."""
+    d = iperf_json(path)
+    if d is not None and d.get("error"):
+        return d["error"]
+    try:
+        with open(path[:-len(".json")] + ".err") as f:
+            err = " ".join(f.read().split())
+    except OSError:
+        err = ""
+    return err or ("" if d is not None else "no iperf3 result saved")
+
+
+def iperf_goodput_mbps(path):
+    """Receiver-side goodput of one iperf3 -J result (0 for a failed run). A download
+    (-R) whose end-of-test exchange failed still has its receiver's own figures: the
+    client's intervals."""
+    d = iperf_json(path)
+    if d is None:
         return 0.0
     end = d.get("end", {})
     if "sum_received" in end:
         return end["sum_received"]["bits_per_second"] / 1e6
+    if d.get("error"):
+        if not d.get("start", {}).get("test_start", {}).get("reverse"):
+            return 0.0
+        ivs = [i["sum"] for i in d.get("intervals", []) if not i["sum"].get("omitted")]
+        secs = sum(i["seconds"] for i in ivs)
+        return 8 * sum(i["bytes"] for i in ivs) / secs / 1e6 if secs > 0 else 0.0
     s = end.get("sum")
     if not s:
         return 0.0
@@ -125,21 +159,15 @@ def ping_rtts(path):
 
 def iperf_direction(path):
     """"down" for a reverse (-R) iperf3 run, else "up" (the station sends)."""
-    try:
-        with open(path) as f:
-            d = json.load(f)
-    except (OSError, ValueError):
-        return "up"
+    d = iperf_json(path) or {}
     return "down" if d.get("start", {}).get("test_start", {}).get("reverse") else "up"
 
 
 def sessions(path):
     """(bytes, seconds) a transfer's receiver reports in one iperf3 -n JSON; None if it
     did not finish (iperf3 error, timeout, no data)."""
-    try:
-        with open(path) as f:
-            d = json.load(f)
-    except (OSError, ValueError):
+    d = iperf_json(path)
+    if d is None:
         return None
     r = d.get("end", {}).get("sum_received")
     if d.get("error") or not r or not r.get("seconds"):

@@ -13,6 +13,7 @@ import sys
 
 from .metrics import maxmin_fair
 from .report import summarise
+from .run import iperf_error
 
 MIN_JAIN = 0.85  # 8 s, 3-12 stations: leith under metered airfair gave 0.916
 
@@ -44,6 +45,13 @@ def judge_jain(a, f):
     return False, why
 
 
+def iperf_errors(gdir, run, qdisc, sta):
+    """Why station STA's iperf3 clients failed in one saved run, one line each."""
+    return [e for p in sorted(glob.glob(os.path.join(glob.escape(gdir), run,
+                                                      f"{qdisc}-iperf-sta{sta}-*.json")))
+            for e in [iperf_error(p)] if e]
+
+
 def check(root):
     """(ok, description, diagnostics) per assertion."""
     out = []
@@ -63,8 +71,8 @@ def check(root):
                     f"missing: {' '.join(missing)} (see {gdir}/console.txt)" if missing else ""))
         for r, qs in runs.items():
             # the smoke's pair: a pfifo and an airfair (or a variant of each)
-            a = next((recs.get((r, q)) for q in qs
-                      if q.startswith("airfair") and q != "airfair-naive"), None)
+            aq = next((q for q in qs if q.startswith("airfair") and q != "airfair-naive"), None)
+            a = recs.get((r, aq))
             f = next((recs.get((r, q)) for q in qs if q.startswith("pfifo")), None)
             if a is None:
                 continue
@@ -72,7 +80,9 @@ def check(root):
                                                                   a["active"]))
                        if act and g <= 0 and not n]
             what = f"{name} {r}: every station has goodput (or finished transfers) under airfair"
-            out.append((not starved, what, f"none: sta{starved}" if starved else ""))
+            out.append((not starved, what, f"none: sta{starved}" + "".join(
+                f"; sta{i}: {e}" for i in starved for e in iperf_errors(gdir, r, aq, i))
+                if starved else ""))
             if a["if_index"] is not None:
                 # intermittent stations use little air by design, and 8 s give each a
                 # handful of transfers whose times the TCG guest's process start-up

@@ -9,6 +9,7 @@ import unittest
 from airfair_analysis import cov, efficiency, if_index, jain, load_run, optimum
 from airfair_analysis.metrics import maxmin_fair
 from airfair_analysis.report import charge_ratios
+from airfair_analysis.run import iperf_error
 from airfair_analysis.smoke import check as smoke_check, judge_jain
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -133,6 +134,34 @@ class SavedRun(unittest.TestCase):
         self.assertAlmostEqual(r.latency_ms(0.5), 30.0 / 6)       # k = 6
         self.assertAlmostEqual(r.latency_ms(0.99), 60.0 / 6)
         self.assertAlmostEqual(r.up_share(), 12 / 30)             # sta2 6 + sta3 6 of 30
+
+    def test_iperf_failures(self):
+        """An iperf3 -J output with a plain error line after its object still counts; a
+        download whose end-of-test exchange failed is measured from its own intervals
+        (omitted ones left out); a failed upload counts nothing and says why."""
+        p = f"{self.prefix}-iperf-sta1-0.json"
+        with open(p, "w") as f:
+            json.dump({"end": {"sum_received": {"bits_per_second": 2e6}}}, f)
+            f.write("\niperf3: error - unable to send control message: Broken pipe\n")
+        iv = lambda b, s, o=False: {"sum": {"bytes": b, "seconds": s, "omitted": o}}
+        json.dump({"start": {"test_start": {"reverse": 1}},
+                   "intervals": [iv(999999, 1.0, True), iv(125000, 1.0), iv(250000, 1.0)],
+                   "end": {}, "error": "unable to receive results"},
+                  open(f"{self.prefix}-iperf-sta2-0.json", "w"))
+        json.dump({"start": {"test_start": {"reverse": 0}}, "intervals": [iv(125000, 1.0)],
+                   "end": {}, "error": "unable to receive results"},
+                  open(f"{self.prefix}-iperf-sta3-0.json", "w"))
+        os.remove(f"{self.prefix}-iperf-sta3-1.json")
+        r = load_run(self.prefix)
+        self.assertEqual([round(s.goodput_mbps, 6) for s in r.stations], [12.0, 9.0, 0.0])
+        self.assertEqual(r.stations[1].flows, [("down", 9.0)])
+        self.assertEqual(iperf_error(f"{self.prefix}-iperf-sta3-0.json"), "unable to receive results")
+        self.assertEqual(iperf_error(p), "")
+        open(f"{self.prefix}-iperf-sta1-1.json", "w").write("")
+        open(f"{self.prefix}-iperf-sta1-1.err", "w").write("iperf3: error - unable to connect\n")
+        self.assertEqual(iperf_error(f"{self.prefix}-iperf-sta1-1.json"),
+                         "iperf3: error - unable to connect")
+        self.assertEqual(iperf_error(f"{self.prefix}-iperf-sta1-9.json"), "no iperf3 result saved")
 
     def test_idle_station(self):
         """A station without flows in the run is left out of the fairness figures."""
