@@ -310,6 +310,7 @@ struct airfair_sta {
 	u32 pending_us;			/* last reported by the hook */
 	u16 ampdu_x16;			/* hook: its MPDUs per PPDU, 1/16; 0 = unknown */
 	u16 up_ampdu_x16;		/* hook: the same of what it sends */
+	u16 ack_x16;			/* hook: MPDUs acked per PPDU, 1/16 */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	struct tc_airfair_rate up_rate;
 	u32 up_loss_q16;		/* its received frames' Retry share */

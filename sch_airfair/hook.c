@@ -42,10 +42,11 @@ struct airfair_m80211_report {
 	struct rate_info rx_rate;
 	u32 rx_retry;
 	u32 rx_ampdu_len;		/* what the station sends, as ampdu_len */
+	u32 ack_len;			/* MPDUs acknowledged per PPDU, 1/16 */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
-#define AIRFAIR_HOOK_ABI	3
+#define AIRFAIR_HOOK_ABI	4
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -78,6 +79,7 @@ struct airfair_hook_update {
 	struct rate_info rx_rate;
 	u32 rx_retry;
 	u32 rx_ampdu_x16;
+	u32 ack_x16;
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -170,6 +172,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->pending_us = 0;
 			sta->ampdu_x16 = 0;
 			sta->up_ampdu_x16 = 0;
+			sta->ack_x16 = 0;
 			sta->has_up_rate = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
@@ -200,6 +203,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			       AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
 	sta->up_ampdu_x16 = min_t(u32, u->rx_ampdu_x16,
 				  AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
+	sta->ack_x16 = min_t(u32, u->ack_x16, sta->ampdu_x16);
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
@@ -290,6 +294,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->rx_rate = r->rx_rate;
 		u->rx_retry = r->rx_retry;
 		u->rx_ampdu_x16 = r->rx_ampdu_len;
+		u->ack_x16 = r->ack_len;
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

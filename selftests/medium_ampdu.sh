@@ -20,6 +20,8 @@
 # mac80211 too); so must the length of the A-MPDUs each station sends, which the hook
 # counts from the A-MPDU number the medium puts on received subframes (hwsim patch
 # 0003, mac80211 patch 395; within 1.4) and airfair charges what the station sends by.
+# The MPDUs acknowledged per PPDU attempt the hook reports (mac80211 patch 396) must
+# match the medium's delivered MPDUs per PPDU attempt within a factor 1.5.
 # Needs the patched hwsim: vm/run.sh --modules build/KVER/hwsim (skips without it).
 #   AIRFAIR_MEDIUM_K (default 20), AIRFAIR_AMPDU_SECS (default 16)
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +38,7 @@ require_cmd iw hostapd wpa_supplicant iperf3 jq
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 [ -f "/lib/modules/$(uname -r)/updates/mac80211_hwsim.ko" ] ||
 	ktap_skip_all "needs the testbed's mac80211_hwsim (testbed/hwsim-patches/build.sh; vm/run.sh --modules build/KVER/hwsim)"
-ktap_set_plan 9
+ktap_set_plan 10
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -188,13 +190,13 @@ fi
 # airfair `ampdu auto`: the hook's MPDUs per PPDU for each station against the medium's
 # over the same seconds (MPDUs sent per PPDU attempt, frames sent alone included), and
 # the charge using it as measured.
-mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs" of AP->sta1..3 (sta->AP), a line each
-	local dir=${2:-down}
+mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs" of AP->sta1..3
+	local dir=${2:-down}	# (sta->AP), a line each
 	for i in 1 2 3; do
 		jq -r --argjson i "$i" --arg d "$dir" '[.medium.links[] | select(.ac == "be" and
 			(if $d == "up" then .tx == $i and .rx == 0 else .tx == 0 and .rx == $i end))] |
-			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0)"' \
-			"$1" 2>/dev/null || echo "0 0"
+			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0)"' \
+			"$1" 2>/dev/null || echo "0 0 0"
 	done
 }
 # sample TAG: after 5 s, airfair's class stats 12 times, 0.5 s apart, into TAG-class.json,
@@ -212,8 +214,10 @@ sample() {
 }
 if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 	ktap_test_skip "airfair charges the hook's A-MPDU length" "mac80211 without the TX report hook"
+	ktap_test_skip "the hook's acknowledged MPDUs per PPDU attempt" "mac80211 without the TX report hook"
 elif ! airfair_load || ! tc qdisc replace dev "$AP_IF" root airfair 11n-5g; then
 	ktap_test_fail "airfair charges the hook's A-MPDU length (airfair not installed)"
+	ktap_test_fail "the hook's acknowledged MPDUs per PPDU attempt (airfair not installed)"
 else
 	for i in 1 2 3; do
 		ip netns exec "$(sta_ns "$i")" iperf3 -s -D -p $((5320 + i))
@@ -231,10 +235,10 @@ else
 	wait "${clients[@]}"
 	mapfile -t m0 < <(mpdus "$WIFI_DIR/before-af.json")
 	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-af.json")
-	ok=1 msg=""
+	ok=1 msg="" ack_ok=1 ack_msg=""
 	for i in 1 2 3; do
-		read -r a0 n0 <<< "${m0[i - 1]}"
-		read -r a1 n1 <<< "${m1[i - 1]}"
+		read -r a0 n0 d0 <<< "${m0[i - 1]}"
+		read -r a1 n1 d1 <<< "${m1[i - 1]}"
 		read -r used last meas <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
 			'[.[] | (.station // empty) | select(.addr == $a)] |
 			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // 0) | add / (length + 0.0001))"' \
@@ -254,6 +258,17 @@ else
 		awk -v m="${meas:-0}" -v t="$truth" -v u="${used:-0}" -v l="${last:-0}" 'BEGIN{
 			exit !(m > 0 && t > 0 && m <= 1.5 * t && t <= 1.5 * m && u - l < 0.01 && l - u < 0.01)}' || ok=0
 		awk -v t="$truth" 'BEGIN{exit !(t >= 2)}' && agg=1
+		# MPDUs acknowledged per PPDU attempt (ABI 4): the medium's delivered MPDUs over
+		# its PPDU attempts, the same tolerance; never above the A-MPDU length
+		read -r acked alast <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
+			'[.[] | (.station // empty) | select(.addr == $a)] |
+			"\(map(.acked // 0) | add / (length + 0.0001)) \(.[-1].acked // 0)"' \
+			"$WIFI_DIR/af-class.json")"
+		acked=$(awk -v m="${acked:-0}" 'BEGIN{printf "%.2f", m}')
+		atruth=$(awk -v a=$((a1 - a0)) -v d=$((d1 - d0)) 'BEGIN{if (a > 0) printf "%.2f", d / a; else print 0}')
+		ack_msg+="sta$i: hook $acked medium $atruth; "
+		awk -v m="$acked" -v t="$atruth" -v l="${alast:-0}" -v n="${last:-0}" 'BEGIN{
+			exit !(m > 0 && t > 0 && m <= 1.5 * t && t <= 1.5 * m && l <= n + 0.001)}' || ack_ok=0
 	done
 	[ "${agg:-0}" = 1 ] || ok=0	# the medium aggregated for some station
 	if [ $ok = 1 ]; then
@@ -265,8 +280,8 @@ else
 		for k in $(seq 12); do
 			mapfile -t cur < <(mpdus "$WIFI_DIR/af-m$k.json")
 			for i in 1 2 3; do
-				read -r a0 n0 <<< "${prev[i - 1]}"
-				read -r a1 n1 <<< "${cur[i - 1]}"
+				read -r a0 n0 _ <<< "${prev[i - 1]}"
+				read -r a1 n1 _ <<< "${cur[i - 1]}"
 				per[i - 1]+=" $(awk -v a=$((a1 - a0)) -v n=$((n1 - n0)) \
 					'BEGIN{if (a > 0) printf "%.1f", n / a; else print "-"}')"
 			done
@@ -274,6 +289,11 @@ else
 		done
 		for i in 1 2 3; do log "sta$i: medium's MPDUs per PPDU between samples${per[i - 1]}"; done
 		ktap_test_fail "airfair charges the hook's A-MPDU length ($msg)"
+	fi
+	if [ $ack_ok = 1 ]; then
+		ktap_test_pass "the hook's acknowledged MPDUs per PPDU attempt ($ack_msg)"
+	else
+		ktap_test_fail "the hook's acknowledged MPDUs per PPDU attempt ($ack_msg)"
 	fi
 fi
 # The uplink: TCP from each station to the AP, the hook's MPDUs per PPDU for what each
@@ -301,8 +321,8 @@ else
 	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-up.json" up)
 	ok=1 agg=0 msg=""
 	for i in 1 2 3; do
-		read -r a0 n0 <<< "${m0[i - 1]}"
-		read -r a1 n1 <<< "${m1[i - 1]}"
+		read -r a0 n0 _ <<< "${m0[i - 1]}"
+		read -r a1 n1 _ <<< "${m1[i - 1]}"
 		read -r used last meas lo hi <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
 			'[.[] | (.station // empty) | select(.addr == $a) | .up // empty] |
 			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // empty) |

@@ -1723,6 +1723,8 @@ static void af_print_cstats(struct rtattr **tb)
 	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_AMPDU], "ampdu_x16",
 		       "ampdu_measured", " (measured %.1f)",
 		       AIRFAIR_AMPDU_ONE);
+	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_ACKED], "acked_x16", "acked",
+		       " acked %.2f", AIRFAIR_AMPDU_ONE);
 	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_UP_RATE], &up)) {
 		print_string(PRINT_FP, NULL, " up %s",
 			     af_fmt_rate(&up, buf, sizeof(buf)));

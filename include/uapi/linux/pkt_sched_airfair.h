@@ -342,6 +342,10 @@ enum {
 						 * 1/16
 						 */
 	TCA_AIRFAIR_CSTATS_UP_AMPDU_USED_X16,	/* u32: the same for what it sends */
+	TCA_AIRFAIR_CSTATS_ACKED,		/* u32: MPDUs acknowledged per PPDU
+						 * attempt the hook measured, 1/16
+						 * (the charge's attempts per MPDU)
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)

@@ -55,8 +55,9 @@ def mpdu_loss(w):
 
 
 def hook_means(prefix):
-    """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU) and loss averaged over
-    the class trace's samples of it (testbed/scenarios.sh --trace); {} without a trace.
+    """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU), loss and MPDUs
+    acknowledged per PPDU attempt (None where it reports none) averaged over the class
+    trace's samples of it (testbed/scenarios.sh --trace); {} without a trace.
     One snapshot at the end of a run says little: both move by tens of per cent from one
     report to the next on a dilated medium."""
     sums = {}
@@ -72,11 +73,14 @@ def hook_means(prefix):
             st = json.loads(rest).get("station")
             if not st or st.get("source") != "hook" or not st.get("ampdu_x16"):
                 continue
-            a = sums.setdefault(st["addr"], [0, 0.0, 0.0])
+            a = sums.setdefault(st["addr"], [0, 0.0, 0.0, 0, 0.0])
             a[0] += 1
             a[1] += st["ampdu_x16"] / 16
             a[2] += st.get("loss", 0) / 65536
-    return {mac: (a / n, q / n) for mac, (n, a, q) in sums.items()}
+            if st.get("acked_x16"):
+                a[3] += 1
+                a[4] += st["acked_x16"] / 16
+    return {mac: (a / n, q / n, k / m if m else None) for mac, (n, a, q, m, k) in sums.items()}
 
 
 def breakdown(prefix):
@@ -97,14 +101,15 @@ def breakdown(prefix):
             rec[d] = window(m0, m1, tx, rx)
         air = rec["down"]["air_us"] + rec["up"]["air_us"]
         rec["charged_us"] = rec["upload_frames"] = rec["charge_ratio"] = None
-        rec["hook_ampdu"] = rec["hook_loss"] = None
+        rec["hook_ampdu"] = rec["hook_loss"] = rec["hook_acked"] = None
         if c1 is not None and mac in c1:
             after, before = c1[mac], c0.get(mac, {})
             if mac in means:
-                rec["hook_ampdu"], rec["hook_loss"] = means[mac]
+                rec["hook_ampdu"], rec["hook_loss"], rec["hook_acked"] = means[mac]
             elif after.get("ampdu_x16"):
                 rec["hook_ampdu"] = after["ampdu_x16"] / 16
                 rec["hook_loss"] = after.get("loss", 0) / 65536
+                rec["hook_acked"] = after["acked_x16"] / 16 if after.get("acked_x16") else None
             rec["charged_us"] = after.get("airtime_us", 0) - before.get("airtime_us", 0)
             rec["upload_frames"] = after.get("upload_frames", 0) - before.get("upload_frames", 0)
             rec["charge_ratio"] = rec["charged_us"] / air if air > 0 else None
@@ -163,12 +168,14 @@ def show_inputs(recs, out=sys.stdout, phy=None):
     """The download's figures the charge is built from, the medium's beside the model's:
     MPDUs per PPDU attempt (medium / the hook's A-MPDU length, the class trace's mean,
     else its value at the end of the run), PPDU attempts per delivered MPDU (medium /
-    the model's, expected attempts at the hook's loss over its A-MPDU length; the AIFS +
-    backoff, SIFS and ACK or BlockAck of each attempt are charged that many times per
-    MPDU), and the medium's busy air and AIFS + backoff per delivered MPDU. Needs the retry limit of the run's PHY for the
-    model's attempts ("-" without a medium config or the hook's figures)."""
+    charged: one over the MPDUs the hook counts acknowledged per PPDU attempt, else the
+    expected attempts at the hook's loss over its A-MPDU length; the AIFS + backoff,
+    SIFS and ACK or BlockAck of each attempt are charged that many times per MPDU), and
+    the medium's busy air and AIFS + backoff per delivered MPDU. Needs the retry limit of
+    the run's PHY for the loss's attempts ("-" without a medium config or the hook's
+    figures)."""
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
-    print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  model  "
+    print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  charged  "
           "busy us/MPDU  idle us/MPDU", file=out)
     for r in recs:
         d = r["down"]
@@ -177,10 +184,12 @@ def show_inputs(recs, out=sys.stdout, phy=None):
         mpdus = (d["attempts"] - d["ampdus"] + d["ampdu_mpdus"]) / d["attempts"]
         hook = "-" if r["hook_ampdu"] is None else f"{r['hook_ampdu']:.2f}"
         model = "-"
-        if retries is not None and r["hook_ampdu"] is not None and r["hook_loss"] is not None:
+        if r.get("hook_acked"):
+            model = f"{1 / r['hook_acked']:.2f}"
+        elif retries is not None and r["hook_ampdu"] is not None and r["hook_loss"] is not None:
             model = f"{airtime_ref.attempts(r['hook_loss'], retries) / r['hook_ampdu']:.2f}"
         print(f"sta{r['station']:<5} {mpdus:>20.2f}  {hook:>4}  "
-              f"{d['attempts'] / d['frames']:>20.2f}  {model:>5}  "
+              f"{d['attempts'] / d['frames']:>20.2f}  {model:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
               f"{d['idle_us'] / d['frames']:>12.0f}", file=out)
 

@@ -102,6 +102,17 @@ class Charges(unittest.TestCase):
         self.assertEqual(lines[1].split(), ["sta1", "1.00", "2.00", "1.00",
                                             f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9"])
         self.assertEqual(lines[2].split()[2], "-")     # no hook figures for station 2
+        # with the hook's acknowledged MPDUs per PPDU attempt (ABI 4): charged 1 / its mean
+        with open(self.p + "-class-trace.txt", "a") as f:
+            for t, ack in ((3.0, 8), (4.0, 16)):
+                x = st("aa", 32, 0)
+                x["station"]["acked_x16"] = ack
+                f.write(f"{t} " + json.dumps(x) + "\n")
+        s1 = breakdown(self.p)[0]
+        self.assertEqual(s1["hook_acked"], 0.75)
+        out = io.StringIO()
+        show_inputs([s1], out, phy=medium_phy(self.p))
+        self.assertEqual(out.getvalue().splitlines()[1].split()[4], f"{1 / 0.75:.2f}")
 
     def test_show_and_errors(self):
         out = io.StringIO()
