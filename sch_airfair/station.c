@@ -201,12 +201,49 @@ static u32 airfair_sta_ppdu_loss(const struct airfair_sta *sta)
 	return sta->source == AIRFAIR_SRC_HOOK ? 0 : sta->loss_q16;
 }
 
+/*
+ * The per-attempt part of a frame's air (AIFS, backoff, SIFS, the ACK or
+ * BlockAck) is paid once per PPDU attempt whatever its rate, but the model
+ * counts att(loss) / n attempts per MPDU from the air-weighted loss, where
+ * rate control's short failed probes weigh little. Where the hook counts
+ * the MPDUs acknowledged per PPDU attempt, that part is charged at the
+ * count, 16 / ack_x16 attempts per MPDU. Returns the count less the
+ * model's, attempts per MPDU in q16 (0 where the model's stands).
+ */
+static s64 airfair_sta_attempts_delta_q16(const struct airfair_config *c,
+					  const struct airfair_sta *sta,
+					  u16 ampdu_x16)
+{
+	u32 model_q16, meas_q16;
+
+	if (sta->source != AIRFAIR_SRC_HOOK || !sta->ack_x16 ||
+	    c->model != AIRFAIR_MODEL_PRECISE)
+		return 0;
+	model_q16 = div_u64((u64)airfair_attempts_q16(sta->loss_q16,
+						      c->timing.retries) *
+			    AIRFAIR_AMPDU_ONE, ampdu_x16);
+	meas_q16 = (AIRFAIR_AMPDU_ONE << 16) / sta->ack_x16;
+	return (s64)meas_q16 - model_q16;
+}
+
+/* @a's fixed cost moved by @d_q16 attempts of @ac, never below half of it */
+static void airfair_affine_add_attempts(const struct airfair_config *c,
+					struct airfair_affine *a, s64 d_q16,
+					enum airfair_ac ac, bool agg)
+{
+	s64 ns = div_s64(d_q16 * airfair_attempt_fixed_ns(&c->timing, ac, agg),
+			 65536);
+
+	a->a_ns = clamp_t(s64, (s64)a->a_ns + ns, a->a_ns / 2, U32_MAX);
+}
+
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
 	struct airfair_sta_costs up;
 	u32 up_loss;
 	u16 ampdu_x16;
+	s64 delta;
 
 	if (sta->source == AIRFAIR_SRC_DEFAULT || sta == q->mcast)
 		airfair_default_rate(&c->timing, &sta->rate);
@@ -234,6 +271,19 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 		sta->costs.sta_ack_ns = up.sta_ack_ns;
 		sta->costs.tcp_down.a_ns = sta->costs.data.a_ns +
 			DIV_ROUND_CLOSEST(up.sta_ack_ns, c->delack);
+	}
+	delta = airfair_sta_attempts_delta_q16(c, sta, ampdu_x16);
+	if (delta) {
+		bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
+
+		airfair_affine_add_attempts(c, &sta->costs.data, delta,
+					    AIRFAIR_AC_BE, agg);
+		airfair_affine_add_attempts(c, &sta->costs.tcp_down, delta,
+					    AIRFAIR_AC_BE, agg);
+		/* with ack-prio the AP's pure ACKs contend in VO */
+		airfair_affine_add_attempts(c, &sta->costs.ack, delta,
+					    c->ack_prio ? AIRFAIR_AC_VO :
+					    AIRFAIR_AC_BE, agg);
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
 }

@@ -109,6 +109,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	       bd.ack_ns + bd.retries_ns == ns);
 	ASSERT(bd.attempts_q16 >= AIRFAIR_LOSS_ONE);
 	ASSERT(bd.attempts_q16 <= (u64)(t.retries + 1) * AIRFAIR_LOSS_ONE);
+	/* one attempt's rate-free part: the breakdown's, lossless and alone */
+	airfair_attempt_fixed_ns(&t, in.ac, in.override & 16);
+	if (!loss && in.ampdu == AIRFAIR_AMPDU_ONE)
+		ASSERT(airfair_attempt_fixed_ns(&t, in.ac % AIRFAIR_NUM_ACS,
+						false) ==
+		       bd.aifs_ns + bd.backoff_ns + bd.sifs_ns + bd.ack_ns);
 
 	more = frame(&t, &in, in.len + 1, loss, NULL);
 	ASSERT(!more || more >= ns);

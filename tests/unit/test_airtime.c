@@ -764,6 +764,34 @@ START_TEST(test_frame_split)
 }
 END_TEST
 
+/* One attempt's rate-free part is the breakdown's, per PPDU */
+START_TEST(test_attempt_fixed)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11AC);
+	struct tc_airfair_rate r = VHT(9, 1, 2, 1);
+	struct airfair_breakdown b;
+	u64 per_mpdu;
+
+	/* AIFS(BE) 43 + backoff 7.5 slots 67.5 + SIFS 16 + ACK 44 */
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false),
+			  170500);
+	/* a BlockAck answers an A-MPDU: n MPDUs share it */
+	airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, MPDUS(4), &b);
+	per_mpdu = b.aifs_ns + b.backoff_ns + b.sifs_ns + b.ack_ns;
+	ck_assert(fabs(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, true) -
+		       4.0 * per_mpdu) <= 8);
+	ck_assert_uint_gt(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, true),
+			  170500);
+	ck_assert_uint_gt(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BK, false),
+			  airfair_attempt_fixed_ns(&t, AIRFAIR_AC_VO, false));
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_NUM_ACS, false),
+			  0);
+	t.slot_us = 0;
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false),
+			  0);
+}
+END_TEST
+
 /* The paper's point: direct share of a 1500 B frame falls with MCS */
 START_TEST(test_indirect_share)
 {
@@ -861,6 +889,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_sta_costs);
 	tcase_add_test(tc, test_ppdu_loss);
 	tcase_add_test(tc, test_frame_split);
+	tcase_add_test(tc, test_attempt_fixed);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;
