@@ -716,10 +716,18 @@ qdisc_counters() {
 }
 
 # Goodput of one iperf3 -J result, Mbit/s (receiver's view).
+# Its first JSON value only: iperf3 can print an error line after it. A download (-R)
+# whose end-of-test exchange failed is measured from the receiver's own intervals
+# (airfair_analysis.run.iperf_goodput_mbps does the same).
 iperf_goodput() {
-	jq -r '
-		if .error then 0
-		elif .end.sum_received then .end.sum_received.bits_per_second
+	jq -n -r 'input |
+		if .end.sum_received then .end.sum_received.bits_per_second
+		elif .error then
+			(if .start.test_start.reverse == 1 then
+				[.intervals[]?.sum | select(.omitted | not)] |
+				(map(.seconds) | add // 0) as $s |
+				(if $s > 0 then 8 * (map(.bytes) | add) / $s else 0 end)
+			 else 0 end)
 		elif .end.sum then
 			(if .end.sum.lost_packets and .end.sum.packets and .end.sum.packets > 0
 			 then .end.sum.bits_per_second * (1 - .end.sum.lost_packets / .end.sum.packets)

@@ -162,6 +162,12 @@ class SavedRun(unittest.TestCase):
         self.assertEqual(iperf_error(f"{self.prefix}-iperf-sta1-1.json"),
                          "iperf3: error - unable to connect")
         self.assertEqual(iperf_error(f"{self.prefix}-iperf-sta1-9.json"), "no iperf3 result saved")
+        # selftests/lib.sh's iperf_goodput (jq) reads them alike, real Mbit/s
+        res = subprocess.run(
+            ["bash", "-c", f'. "{REPO}/selftests/lib.sh"; for f in "$@"; do iperf_goodput "$f"; done',
+             "-", p, f"{self.prefix}-iperf-sta2-0.json", f"{self.prefix}-iperf-sta3-0.json",
+             f"{self.prefix}-iperf-sta1-1.json"], capture_output=True, text=True, check=True)
+        self.assertEqual(res.stdout.split(), ["2", "1.5", "0", "0"])
 
     def test_idle_station(self):
         """A station without flows in the run is left out of the fairness figures."""
