@@ -67,8 +67,14 @@ def check(root):
         recs = {(r["run"], r["qdisc"]): r for r in summarise(os.path.dirname(gdir))
                 if r["guest"] == os.path.basename(gdir)}
         missing = [f"{r}/{q}" for r, qs in runs.items() for q in qs if (r, q) not in recs]
-        out.append((not missing, f"{name}: every run measured under each of its qdiscs",
-                    f"missing: {' '.join(missing)} (see {gdir}/console.txt)" if missing else ""))
+        try:
+            with open(os.path.join(gdir, "retried.txt")) as f:
+                retried = f.read().strip()
+        except OSError:
+            retried = ""
+        diag = "; ".join(x for x in (f"missing: {' '.join(missing)} (see {gdir}/console.txt)"
+                                     if missing else "", retried) if x)
+        out.append((not missing, f"{name}: every run measured under each of its qdiscs", diag))
         for r, qs in runs.items():
             # the smoke's pair: a pfifo and an airfair (or a variant of each)
             aq = next((q for q in qs if q.startswith("airfair") and q != "airfair-naive"), None)

@@ -141,6 +141,32 @@ def medium(sim_us, busy_us, air):
                                       bytes=0, data_us=0) for i, a in enumerate(air, 1)]}}
 
 
+class GuestDeath(unittest.TestCase):
+    """scenarios.sh boots a guest once more only when it died of the emulator's
+    text-patching race: an int3 oops in core kernel text."""
+
+    def artifact(self, console):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+            f.write(console)
+            f.flush()
+            res = subprocess.run(
+                ["bash", "-c", 'eval "$(sed -n "/^tcg_artifact() {/,/^}/p" "$1")"; tcg_artifact "$2"',
+                 "-", os.path.join(REPO, "testbed", "scenarios.sh"), f.name],
+                capture_output=True, text=True)
+        return res.returncode == 0, res.stdout.strip()
+
+    def test_tcg_artifact(self):
+        oops = ("[   17.180566] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI\n"
+                "[   17.181087] CPU: 0 UID: 0 PID: 17 Comm: ksoftirqd/0\n"
+                "[   17.181379] RIP: 0010:{}\n[   17.185681] Kernel panic\n")
+        ok, why = self.artifact(oops.format("inet_ehashfn+0x33/0x110"))
+        self.assertTrue(ok)
+        self.assertIn("inet_ehashfn+0x33/0x110", why)
+        self.assertFalse(self.artifact(oops.format("airfair_enqueue+0x33/0x110 [sch_airfair]"))[0])
+        self.assertFalse(self.artifact(oops.format("x+0x1/0x2").replace("int3", "general protection"))[0])
+        self.assertFalse(self.artifact("# vm: the guest died before the command finished\n")[0])
+
+
 class Report(unittest.TestCase):
     """Two synthetic guests of a 2-station scenario: summarise, aggregate, the markdown."""
 
