@@ -167,6 +167,47 @@ class GuestDeath(unittest.TestCase):
         self.assertFalse(self.artifact("# vm: the guest died before the command finished\n")[0])
 
 
+    def run_stubbed(self, rip):
+        """scenarios.sh with a vm/run.sh whose first guest dies with an int3 oops at RIP
+        and whose second finishes: (exit code, the guest's directory)."""
+        t = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, t)
+        # the repository by symlinks, but for the script and the two stubs
+        for top in os.listdir(REPO):
+            if top not in ("testbed", "vm", ".git"):
+                os.symlink(os.path.join(REPO, top), os.path.join(t, top))
+        os.makedirs(os.path.join(t, "testbed", "hwsim-patches"))
+        os.makedirs(os.path.join(t, "vm"))
+        for name in os.listdir(os.path.join(REPO, "testbed")):
+            if name not in ("scenarios.sh", "hwsim-patches"):
+                os.symlink(os.path.join(REPO, "testbed", name), os.path.join(t, "testbed", name))
+        shutil.copy(os.path.join(REPO, "testbed", "scenarios.sh"), os.path.join(t, "testbed"))
+        stubs = {"testbed/hwsim-patches/build.sh": "exit 1\n",
+                 "vm/run.sh": ('n=$(cat "$(dirname "$0")/boots" 2>/dev/null || echo 0)\n'
+                               'echo $((n + 1)) > "$(dirname "$0")/boots"\n'
+                               f'[ "$n" != 0 ] || {{ printf "[ 1.0] Oops: int3: 0000\\n'
+                               f'[ 1.1] RIP: 0010:{rip}\\n"; exit 1; }}\n'
+                               'echo "guest ok"\n')}
+        for name, body in stubs.items():
+            with open(os.path.join(t, name), "w") as f:
+                f.write("#!/bin/bash\n" + body)
+            os.chmod(os.path.join(t, name), 0o755)
+        res = subprocess.run([os.path.join(t, "testbed", "scenarios.sh"), "--stock", "--kver", "K",
+                              "--smoke", "--out", os.path.join(t, "out"), "demo"],
+                             capture_output=True, text=True)
+        return res.returncode, os.path.join(t, "out", "demo", "K-stock-s7")
+
+    def test_retry(self):
+        rc, g = self.run_stubbed("inet_ehashfn+0x33/0x110")
+        self.assertEqual(rc, 0)
+        self.assertIn("int3 oops in core kernel text", open(os.path.join(g, "retried.txt")).read())
+        self.assertIn("Oops: int3", open(os.path.join(g, "console-died.txt")).read())
+        self.assertEqual(open(os.path.join(g, "console.txt")).read(), "guest ok\n")
+        rc, g = self.run_stubbed("airfair_dequeue+0x10/0x90 [sch_airfair]")
+        self.assertNotEqual(rc, 0)
+        self.assertFalse(os.path.exists(os.path.join(g, "retried.txt")))
+
+
 class Report(unittest.TestCase):
     """Two synthetic guests of a 2-station scenario: summarise, aggregate, the markdown."""
 
