@@ -737,7 +737,7 @@ iperf_goodput() {
 
 # Bytes received by the receiver in one iperf3 -J result.
 iperf_bytes() {
-	jq -r '.end.sum_received.bytes // .end.sum.bytes // 0' "$1" 2>/dev/null || echo 0
+	jq -n -r 'input | .end.sum_received.bytes // .end.sum.bytes // 0' "$1" 2>/dev/null || echo 0
 }
 
 iperf_tcp_down() { iperf_run tcp down "$1" "$2"; }
