@@ -99,5 +99,6 @@ if [[ "$phy" =~ ^[0-9]+$ ]] && [ "$phy" -le 300 ]; then
 	ktap_test_pass "nothing pending once the flood is over (sta1 $pend us, PHY $phy us) after $refused refused frames"
 else
 	ktap_test_fail "nothing pending once the flood is over (sta1 ${pend:-?} us, PHY ${phy:-?} us; want <= 300) after $refused refused frames"
+	ktap_diag "medium: $(jq -c '.daemon | {kernel_rejects, status_retries, status_retry_rejects, queue_drops}' "$AIRFAIR_MEDIUM_STATS" 2>/dev/null)"
 fi
 ktap_finished
