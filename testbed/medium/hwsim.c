@@ -77,21 +77,16 @@ static const uint16_t hwsim_rates[12] = { 10, 20, 55, 110, 60, 90, 120, 180, 240
  * the frame on its pending queue. A TX status that reaches the kernel in
  * between finds no frame with its cookie and is rejected, and the frame then
  * stays pending in hwsim, its status never given (nothing times it out). A
- * rejected status is therefore sent again, STATUS_RETRY_NS later and twice as
- * long after each further rejection, up to STATUS_TRIES times (2 ms to 256 ms,
- * 0.5 s in all): under TCG the vCPU that is between the two steps can be off
- * its host CPU for longer than one host time slice. One still rejected then
- * was for a frame hwsim had dropped from a full queue.
+ * rejected status is therefore sent once more STATUS_RETRY_NS later; one that
+ * is rejected again was for a frame hwsim had dropped from a full queue.
  */
 #define STATUS_RING 4096	/* statuses remembered by netlink sequence number */
 #define STATUS_RETRIES 256	/* rejected statuses waiting to go again */
 #define STATUS_RETRY_NS 2000000ULL
-#define STATUS_TRIES 8
 
 struct hw_status {
 	uint32_t seq;
-	bool used;
-	uint8_t tries;		/* times sent again after a rejection */
+	bool used, retried;
 	uint64_t due_ns;	/* in the retry queue: when it goes again */
 	uint64_t cookie;
 	uint8_t tx_addr[6];
@@ -145,7 +140,7 @@ struct hw_ctx {
 	struct hw_status status[STATUS_RING];
 	/* FIFO: every retry waits the same time, so they fall due in order */
 	struct hw_status retry[STATUS_RETRIES];
-	unsigned int retry_len;	/* retry[0 .. retry_len - 1], in no order */
+	unsigned int retry_head, retry_len;
 	/* deliveries held for an earlier MPDU of their TID, in delivery order */
 	struct hw_held *held, **held_tail;
 	uint64_t held_frames, held_ns_max;
@@ -371,7 +366,7 @@ static void status_send(struct hw_ctx *h, const struct hw_status *st)
 		nlmsg_free(msg);
 		return;
 	}
-	if (!st->tries)
+	if (!st->retried)
 		h->status_out++;
 	seq = msg_send(h, msg);
 	if (seq < 0)
@@ -444,7 +439,7 @@ static void send_status(struct hw_ctx *h, struct med_frame *f)
 	status_send(h, &st);
 }
 
-/* A status the kernel rejected: queued to go again, until its tries are spent. */
+/* A status the kernel rejected: queued to go again, unless it was a retry. */
 static void status_rejected(struct hw_ctx *h, uint32_t seq)
 {
 	struct hw_status *st = &h->status[seq % STATUS_RING];
@@ -452,37 +447,29 @@ static void status_rejected(struct hw_ctx *h, uint32_t seq)
 	if (!st->used || st->seq != seq)
 		return;
 	st->used = false;
-	if (st->tries == STATUS_TRIES || h->retry_len == STATUS_RETRIES) {
+	if (st->retried) {
 		h->status_retry_rejects++;
 		return;
 	}
-	st->due_ns = mono_ns() + (STATUS_RETRY_NS << st->tries);
-	st->tries++;
-	h->retry[h->retry_len++] = *st;
+	if (h->retry_len == STATUS_RETRIES)
+		return;
+	st->retried = true;
+	st->due_ns = mono_ns() + STATUS_RETRY_NS;
+	h->retry[(h->retry_head + h->retry_len++) % STATUS_RETRIES] = *st;
 }
 
 static uint64_t status_next_due(const struct hw_ctx *h)
 {
-	uint64_t due = UINT64_MAX;
-
-	for (unsigned int i = 0; i < h->retry_len; i++)
-		if (h->retry[i].due_ns < due)
-			due = h->retry[i].due_ns;
-	return due;
+	return h->retry_len ? h->retry[h->retry_head].due_ns : UINT64_MAX;
 }
 
 static void status_resend_due(struct hw_ctx *h, uint64_t now)
 {
-	unsigned int i = 0;
+	while (h->retry_len && h->retry[h->retry_head].due_ns <= now) {
+		struct hw_status st = h->retry[h->retry_head];
 
-	while (i < h->retry_len) {
-		struct hw_status st = h->retry[i];
-
-		if (st.due_ns > now) {
-			i++;
-			continue;
-		}
-		h->retry[i] = h->retry[--h->retry_len];
+		h->retry_head = (h->retry_head + 1) % STATUS_RETRIES;
+		h->retry_len--;
 		h->status_retries++;
 		status_send(h, &st);
 	}
