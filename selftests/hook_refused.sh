@@ -8,7 +8,8 @@
 # names no rate. The hook's loss for the station must be the air's (within 0.05 of the
 # medium's failed attempts / attempts on the link; the loss weighs attempts by the air
 # they took, mac80211 patch 393, and a refused frame took none), not the refused share;
-# and once the flood is over nothing may stay pending (a refused frame's estimate is
+# its MPDUs acknowledged per PPDU attempt (patch 396) must count no refused frame as an
+# attempt (at least 0.9 of the medium's delivered / attempts); and once the flood is over nothing may stay pending (a refused frame's estimate is
 # handed back on its status like any other), else a pending limit would hold the
 # qdisc back for good.
 # Needs the patched mac80211 (vm/run.sh --modules build/KVER/mac80211); skips without it.
@@ -28,7 +29,7 @@ grep -qw ieee80211_tx_report_register /proc/kallsyms ||
 	ktap_skip_all "mac80211 without the TX report hook (vm/run.sh --modules build/KVER/mac80211)"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 for _ in $(seq 20); do dmesg | grep -q 'bound to the mac80211 TX report hook' && break; sleep 0.1; done
-ktap_set_plan 4
+ktap_set_plan 5
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -59,7 +60,7 @@ link1() {
 hook_sta() {
 	tc -j -s class show dev "$AP_IF" 2>/dev/null | grep '^{' | jq -s -r --arg a "${STA_MAC[1]}" \
 		'[.[] | (.station // .) | select(.addr == $a)][0] |
-		"\(.loss // "-") \(.source // "-") \(.pending_airtime_us // "-") \(.phy_pending_airtime_us // "-")"' 2>/dev/null
+		"\(.loss // "-") \(.source // "-") \(.pending_airtime_us // "-") \(.phy_pending_airtime_us // "-") \(.acked // "-")"' 2>/dev/null
 }
 
 iperf_servers --persistent $((IPERF_PORT_BASE + 1)) || true
@@ -70,7 +71,7 @@ sleep 4	# the loss EWMA forgets the start
 cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
 sleep "$SECS"
 cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
-read -r loss src pend phy <<< "$(hook_sta)"
+read -r loss src pend phy acked <<< "$(hook_sta)"
 ktap_diag "under the flood: pending airtime sta1 ${pend:-?} us, PHY ${phy:-?} us"
 wait "$cli"
 sleep 2
@@ -92,7 +93,14 @@ elif awk -v l="$loss" -v a="$att" -v d="$del" \
 else
 	ktap_test_fail "the hook's loss is the air's: $(awk -v l="$loss" 'BEGIN{printf "%.3f", l / 65536}') against the medium's $(awk -v a="$att" -v d="$del" 'BEGIN{printf "%.3f", (a - d) / a}') (refused share $(awk -v r="$refused" -v a="$att" 'BEGIN{printf "%.2f", r / (r + a)}'))"
 fi
-read -r _ _ pend phy <<< "$(hook_sta)"
+# MPDUs acknowledged per PPDU attempt (patch 396): a refused frame's status names no
+# rate and is no attempt, so on this clean link nearly every attempt delivers its MPDU
+if awk -v k="$acked" -v a="$att" -v d="$del" 'BEGIN { exit !(a > 0 && k + 0 >= 0.9 * d / a) }'; then
+	ktap_test_pass "the hook counts no refused frame as an attempt: acked $acked per PPDU (medium $(awk -v a="$att" -v d="$del" 'BEGIN{printf "%.3f", d / a}'))"
+else
+	ktap_test_fail "the hook counts no refused frame as an attempt: acked ${acked:-?} per PPDU (medium $(awk -v a="$att" -v d="$del" 'BEGIN{printf "%.3f", d / a}'); want >= 0.9 of it)"
+fi
+read -r _ _ pend phy _ <<< "$(hook_sta)"
 # one frame's estimate may stay behind a status hwsim rejected (docs/mac80211-hook.md,
 # "Pending airtime left over"): 1400 bytes at 54 Mbit/s take about 250 us
 if [[ "$phy" =~ ^[0-9]+$ ]] && [ "$phy" -le 300 ]; then
