@@ -226,13 +226,11 @@ static s64 airfair_sta_attempts_delta_q16(const struct airfair_config *c,
 	return (s64)meas_q16 - model_q16;
 }
 
-/* @a's fixed cost moved by @d_q16 attempts of @ac, never below half of it */
-static void airfair_affine_add_attempts(const struct airfair_config *c,
-					struct airfair_affine *a, s64 d_q16,
-					enum airfair_ac ac, bool agg)
+/* @a's fixed cost moved by @d_q16 attempts of @attempt_ns, never below half */
+static void airfair_affine_add_attempts(struct airfair_affine *a, s64 d_q16,
+					u32 attempt_ns)
 {
-	s64 ns = div_s64(d_q16 * airfair_attempt_fixed_ns(&c->timing, ac, agg),
-			 65536);
+	s64 ns = div_s64(d_q16 * attempt_ns, 65536);
 
 	a->a_ns = clamp_t(s64, (s64)a->a_ns + ns, a->a_ns / 2, U32_MAX);
 }
@@ -275,15 +273,15 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	delta = airfair_sta_attempts_delta_q16(c, sta, ampdu_x16);
 	if (delta) {
 		bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
+		u32 be = airfair_attempt_fixed_ns(&c->timing, AIRFAIR_AC_BE, agg);
 
-		airfair_affine_add_attempts(c, &sta->costs.data, delta,
-					    AIRFAIR_AC_BE, agg);
-		airfair_affine_add_attempts(c, &sta->costs.tcp_down, delta,
-					    AIRFAIR_AC_BE, agg);
+		airfair_affine_add_attempts(&sta->costs.data, delta, be);
+		airfair_affine_add_attempts(&sta->costs.tcp_down, delta, be);
 		/* with ack-prio the AP's pure ACKs contend in VO */
-		airfair_affine_add_attempts(c, &sta->costs.ack, delta,
-					    c->ack_prio ? AIRFAIR_AC_VO :
-					    AIRFAIR_AC_BE, agg);
+		airfair_affine_add_attempts(&sta->costs.ack, delta, c->ack_prio ?
+					    airfair_attempt_fixed_ns(&c->timing,
+								     AIRFAIR_AC_VO,
+								     agg) : be);
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
 }
