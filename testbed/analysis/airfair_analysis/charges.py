@@ -183,13 +183,13 @@ def show_inputs(recs, out=sys.stdout, phy=None):
             continue
         mpdus = (d["attempts"] - d["ampdus"] + d["ampdu_mpdus"]) / d["attempts"]
         hook = "-" if r["hook_ampdu"] is None else f"{r['hook_ampdu']:.2f}"
-        model = "-"
+        charged = "-"
         if r.get("hook_acked"):
-            model = f"{1 / r['hook_acked']:.2f}"
+            charged = f"{1 / r['hook_acked']:.2f}"
         elif retries is not None and r["hook_ampdu"] is not None and r["hook_loss"] is not None:
-            model = f"{airtime_ref.attempts(r['hook_loss'], retries) / r['hook_ampdu']:.2f}"
+            charged = f"{airtime_ref.attempts(r['hook_loss'], retries) / r['hook_ampdu']:.2f}"
         print(f"sta{r['station']:<5} {mpdus:>20.2f}  {hook:>4}  "
-              f"{d['attempts'] / d['frames']:>20.2f}  {model:>7}  "
+              f"{d['attempts'] / d['frames']:>20.2f}  {charged:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
               f"{d['idle_us'] / d['frames']:>12.0f}", file=out)
 
