@@ -9,9 +9,9 @@
 # medium's failed attempts / attempts on the link; the loss weighs attempts by the air
 # they took, mac80211 patch 393, and a refused frame took none), not the refused share;
 # its MPDUs acknowledged per PPDU attempt (patch 396) must count no refused frame as an
-# attempt (at least 0.9 of the medium's delivered / attempts); and once the flood is over nothing may stay pending (a refused frame's estimate is
-# handed back on its status like any other), else a pending limit would hold the
-# qdisc back for good.
+# attempt (at least 0.9 of the medium's delivered / attempts); and once the flood is
+# over nothing may stay pending (a refused frame's estimate is handed back on its
+# status like any other), else a pending limit would hold the qdisc back for good.
 # Needs the patched mac80211 (vm/run.sh --modules build/KVER/mac80211); skips without it.
 # KTAP; exit 0 pass, 1 fail, 4 skip.   AIRFAIR_MEDIUM_K (default 6)
 . "$(dirname "$0")/lib.sh"
