@@ -643,19 +643,20 @@ u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len)
 	return (u32)af_ppdu_ns(&x, len);
 }
 
-u32 airfair_attempt_fixed_ns(const struct airfair_timing *t,
+u64 airfair_attempt_fixed_ns(const struct airfair_timing *t,
 			     enum airfair_ac ac, bool agg)
 {
 	struct af_rate cx;
-	u32 slot_ns;
+	u64 slot_ns;
 
 	if (airfair_timing_validate(t) || (unsigned int)ac >= AIRFAIR_NUM_ACS ||
 	    af_ctrl_rate(t, &cx))
 		return 0;
-	slot_ns = t->slot_us * NS_PER_US;
-	return 2 * t->sifs_us * NS_PER_US + t->aifsn[ac] * slot_ns +
+	/* tc allows a 1 ms slot and CWmin 32767: 16 s, past a u32 */
+	slot_ns = (u64)t->slot_us * NS_PER_US;
+	return 2ULL * t->sifs_us * NS_PER_US + t->aifsn[ac] * slot_ns +
 	       airfair_ac_cwmin(t, ac) * slot_ns / 2 +
-	       (u32)af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
+	       af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
 }
 
 /* Everything frame_ns and affine_cost share. */

@@ -120,7 +120,7 @@ u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len);
  * What one PPDU attempt costs whatever its rate: AIFS, the mean backoff at
  * CWmin, SIFS and the ACK (BlockAck if @agg); 0 if @t or @ac is invalid
  */
-u32 airfair_attempt_fixed_ns(const struct airfair_timing *t,
+u64 airfair_attempt_fixed_ns(const struct airfair_timing *t,
 			     enum airfair_ac ac, bool agg);
 u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,

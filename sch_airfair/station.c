@@ -228,9 +228,9 @@ static s64 airfair_sta_attempts_delta_q16(const struct airfair_config *c,
 
 /* @a's fixed cost moved by @d_q16 attempts of @attempt_ns, never below half */
 static void airfair_affine_add_attempts(struct airfair_affine *a, s64 d_q16,
-					u32 attempt_ns)
+					u64 attempt_ns)
 {
-	s64 ns = div_s64(d_q16 * attempt_ns, 65536);
+	s64 ns = div_s64(d_q16 * (s64)attempt_ns, 65536);
 
 	a->a_ns = clamp_t(s64, (s64)a->a_ns + ns, a->a_ns / 2, U32_MAX);
 }
@@ -273,7 +273,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	delta = airfair_sta_attempts_delta_q16(c, sta, ampdu_x16);
 	if (delta) {
 		bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
-		u32 be = airfair_attempt_fixed_ns(&c->timing, AIRFAIR_AC_BE, agg);
+		u64 be = airfair_attempt_fixed_ns(&c->timing, AIRFAIR_AC_BE, agg);
 
 		airfair_affine_add_attempts(&sta->costs.data, delta, be);
 		airfair_affine_add_attempts(&sta->costs.tcp_down, delta, be);

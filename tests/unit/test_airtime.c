@@ -786,6 +786,13 @@ START_TEST(test_attempt_fixed)
 			  airfair_attempt_fixed_ns(&t, AIRFAIR_AC_VO, false));
 	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_NUM_ACS, false),
 			  0);
+	/* the widest window tc takes: BK's backoff alone is 16 s */
+	t.slot_us = AIRFAIR_SIFS_SLOT_MAX_US;
+	t.cwmin = t.cwmax = 32767;
+	airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BK, AIRFAIR_AMPDU_ONE, &b);
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BK, false),
+			  b.aifs_ns + b.backoff_ns + b.sifs_ns + b.ack_ns);
+	ck_assert_uint_gt(b.backoff_ns, U32_MAX);
 	t.slot_us = 0;
 	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false),
 			  0);
