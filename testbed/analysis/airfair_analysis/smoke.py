@@ -3,8 +3,8 @@
 scenario's guest measured every run under every qdisc of its plan, no station starved
 under airfair (a station with transfers: at least one finished), and airfair's airtime
 Jain (medium ground truth) is at least MIN_JAIN and not below pfifo's in the same run
-(one of the two may miss if airfair was max-min fair); runs with transfers report their
-IF instead."""
+unless at least FAIR_JAIN (one of the two may miss if airfair was max-min fair); runs
+with transfers report their IF instead."""
 import glob
 import os
 import re
@@ -16,6 +16,10 @@ from .report import summarise
 from .run import iperf_error
 
 MIN_JAIN = 0.85  # 8 s, 3-12 stations: leith under metered airfair gave 0.916
+# At or above this airfair is fair within an 8 s run's spread: where pfifo happened to
+# be as fair (chen-yan-cc 6.12 s7 reno.d1 once: pfifo 0.9956, airfair 0.9867; pfifo
+# 0.63 in the same guest's rerun), which of the two reads higher is chance
+FAIR_JAIN = 0.98
 
 
 def plan_values(path):
@@ -29,7 +33,7 @@ def plan_values(path):
 def judge_jain(a, f):
     """(ok, why): airfair's run record `a` against pfifo's `f` (or None)."""
     above = a["jain"] >= MIN_JAIN
-    beats = f is None or a["jain"] >= f["jain"]
+    beats = f is None or a["jain"] >= min(f["jain"], FAIR_JAIN)
     why = "shares " + " ".join(f"{x:.3f}" for x in a["shares"])
     if above and beats:
         return True, why
