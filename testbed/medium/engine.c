@@ -312,9 +312,7 @@ bool med_enqueue(struct medium *m, struct med_frame *f)
 	f->next = NULL;
 	f->attempts = 0;
 	memset(f->used, 0, sizeof(f->used));
-	f->rep_len = f->rep_ack = 0;
-	f->rep_rate = -1;
-	memset(f->rep_fails, 0, sizeof(f->rep_fails));
+	f->rep_len = f->rep_ack = f->rep_n = 0;
 	if (radio_qlen(rd) >= m->qlimit && !(m->qdrop_fattest && drop_fattest(m, rd, f))) {
 		m->cell[f->src][dst_slot(f)][f->ac].qdrops++;
 		f->dropped = true;
@@ -624,42 +622,59 @@ static int rate_index(const struct tc_airfair_rate *v, int n, const struct tc_ai
 	return -1;
 }
 
-/* the slot of rate r in f's retry chain, -1 if it has none */
-static int chain_slot(const struct med_frame *f, const struct tc_airfair_rate *r)
+/* a failed A-MPDU attempt at slot s of f's chain, to be told on a later report */
+static void unreported_add(struct med_unreported *u, const struct med_frame *f, int s)
 {
-	return rate_index(f->rate, f->nrates, r);
-}
-
-static void unreported_add(struct med_unreported *u, const struct tc_airfair_rate *r)
-{
-	int i = rate_index(u->rate, u->n, r);
+	int i = rate_index(u->rate, u->n, &f->rate[s]);
 
 	if (i < 0 && u->n == MED_MAX_RATES)
-		return;	/* more rates than a chain has: rate control changed its table */
+		i = u->n - 1;	/* more rates than a report holds: counted at the last */
 	if (i < 0) {
-		i = u->n;
-		u->rate[u->n++] = *r;
+		i = u->n++;
+		u->rate[i] = f->rate[s];
+		u->tok[i] = f->rate_tok[s];
 		u->fails[i] = 0;
 	}
-	if (u->fails[i] < 255)
+	if (u->fails[i] < UINT8_MAX)
 		u->fails[i]++;
 }
 
 /*
- * The link's failed A-MPDUs ride on f's report, at the slots of f's chain that
- * hold their rates (a rate the chain no longer has is not told: rate control
- * moved on from it).
+ * Append n attempts at the rate named tok to f's report, as its last entry
+ * (an earlier entry of that rate moves there); past MED_MAX_RATES entries
+ * the oldest folds into the next, so that every attempt is told.
  */
+static void report_add(struct med_frame *f, uint32_t tok, unsigned int n)
+{
+	for (int i = 0; i < f->rep_n; i++) {
+		if (f->rep_tok[i] != tok)
+			continue;
+		n += f->rep_count[i];
+		memmove(&f->rep_tok[i], &f->rep_tok[i + 1], (f->rep_n - i - 1) * sizeof(*f->rep_tok));
+		memmove(&f->rep_count[i], &f->rep_count[i + 1], f->rep_n - i - 1);
+		f->rep_n--;
+		break;
+	}
+	if (f->rep_n == MED_MAX_RATES) {
+		unsigned int c = f->rep_count[0] + f->rep_count[1];
+
+		f->rep_count[1] = c > UINT8_MAX ? UINT8_MAX : c;
+		memmove(&f->rep_tok[0], &f->rep_tok[1], (MED_MAX_RATES - 1) * sizeof(*f->rep_tok));
+		memmove(&f->rep_count[0], &f->rep_count[1], MED_MAX_RATES - 1);
+		f->rep_n--;
+	}
+	f->rep_tok[f->rep_n] = tok;
+	f->rep_count[f->rep_n++] = n > UINT8_MAX ? UINT8_MAX : n;
+}
+
+/* The link's failed A-MPDUs first on f's report, at the rates they went at. */
 static void report_unreported(struct medium *m, int radio, struct med_frame *f)
 {
 	struct med_unreported *u = &m->ampdu_unreported[radio][f->dst];
 
-	for (int i = 0; i < u->n; i++) {
-		int s = chain_slot(f, &u->rate[i]);
-
-		if (s >= 0)
-			f->rep_fails[s] = u->fails[i];
-	}
+	f->rep_n = 0;
+	for (int i = 0; i < u->n; i++)
+		report_add(f, u->tok[i], u->fails[i]);
 	u->n = 0;
 }
 
@@ -669,12 +684,17 @@ static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx
 	struct med_ac *a = &m->radio[tx->radio].ac[tx->ac];
 
 	if (f->ampdu) {
-		/* a frame of a BlockAck session sent alone: an A-MPDU of one */
+		/*
+		 * A frame of a BlockAck session sent alone: an A-MPDU of one.
+		 * Its own failed attempts were told to the link's next report,
+		 * which is this one unless an A-MPDU came between.
+		 */
 		f->rep_len = 1;
 		f->rep_ack = acked;
-		f->rep_rate = -1;
+		f->rep_n = 0;
 		if (f->dst >= 0 && f->dst != MED_BCAST)
 			report_unreported(m, tx->radio, f);
+		report_add(f, f->rate_tok[tx->rate_i], 1);
 	}
 
 	ac_pop(m, &m->radio[tx->radio], a);
@@ -760,11 +780,10 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	if (rep) {
 		rep->rep_len = tx->nagg;
 		rep->rep_ack = got;
-		rep->rep_rate = (int8_t)chain_slot(rep, &tx->f->rate[tx->rate_i]);
 		report_unreported(m, tx->radio, rep);
+		report_add(rep, tx->f->rate_tok[tx->rate_i], 1);
 	} else {
-		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst],
-			       &tx->f->rate[tx->rate_i]);
+		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst], tx->f, tx->rate_i);
 	}
 
 	if (tx->ok) {
@@ -870,6 +889,9 @@ static void end_tx(struct medium *m, int ci)
 					tx->radio, tx->ac, (unsigned long long)f->cookie, f->attempts);
 				frame_finish(m, c, tx, false);
 			} else {
+				if (f->ampdu && f->dst >= 0 && f->dst != MED_BCAST)
+					unreported_add(&m->ampdu_unreported[tx->radio][f->dst],
+						       f, tx->rate_i);
 				a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
 				a->backoff = rand_slots(m, a->cw);
 				MED_LOG(m, 3, "radio %d ac %d: retry %d, cw %u, backoff %d\n", tx->radio,
@@ -1011,7 +1033,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
 					"\"collisions\": %llu, \"ppdu_failures\": %llu, "
 					"\"queue_drops\": %llu, \"ampdus\": %llu, "
-					"\"ampdu_mpdus\": %llu",
+					"\"ampdu_mpdus\": %llu, \"told\": %llu",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
 					c->data_ns / 1000.0, c->ovh_ns / 1000.0, c->idle_ns / 1000.0,
@@ -1020,7 +1042,8 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->attempts, (unsigned long long)c->failures,
 					(unsigned long long)c->collisions,
 					(unsigned long long)c->ppdu_fails, (unsigned long long)c->qdrops,
-					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus);
+					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus,
+					(unsigned long long)c->told);
 				med_json_rate1(out, c);
 				first = false;
 			}

@@ -48,18 +48,21 @@ struct med_frame {
 	uint8_t tid;			/* unicast QoS data: its TID, else MED_NO_TID */
 	bool rx_held;			/* at delivery: behind a queued MPDU of its TID (rx_release) */
 	uint64_t seq;			/* enqueue order, set by med_enqueue() */
+	/* the driver's name of each rate of the chain, told back in reports */
+	uint32_t rate_tok[MED_MAX_RATES];
 	/*
 	 * An A-MPDU report for rate control rides on this frame's status:
-	 * rep_len MPDUs sent, rep_ack acknowledged, in one attempt at rate slot
-	 * rep_rate (-1: its own attempts, a frame of a BlockAck session sent
-	 * alone), after rep_fails[i] earlier A-MPDUs on the link at slot i of
-	 * which nothing was acknowledged and no frame finished (a radio retries
-	 * the whole A-MPDU down its chain, and reports the chain's counts).
-	 * rep_len 0: no report.
+	 * rep_len MPDUs sent, rep_ack acknowledged in its last attempt, and
+	 * every PPDU attempt since the link's previous report, rep_count[i] at
+	 * the rate named rep_tok[i], the last entry the report's own rate: the
+	 * link's A-MPDUs of which nothing was acknowledged and no frame
+	 * finished, then this one (or, for a frame of a BlockAck session sent
+	 * alone, its own attempts), as a radio reports an A-MPDU it retried
+	 * down its chain. rep_len 0: no report.
 	 */
-	uint8_t rep_len, rep_ack;
-	int8_t rep_rate;
-	uint8_t rep_fails[MED_MAX_RATES];
+	uint8_t rep_len, rep_ack, rep_n;
+	uint32_t rep_tok[MED_MAX_RATES];
+	uint8_t rep_count[MED_MAX_RATES];
 	uint64_t enq_ns;
 	void *priv;			/* owned by the caller */
 };
@@ -108,6 +111,13 @@ struct med_cell {
 	uint64_t qdrops;	/* dropped at enqueue: queue full */
 	uint64_t ampdus;	/* A-MPDU attempts (two or more MPDUs) */
 	uint64_t ampdu_mpdus;	/* MPDUs in them */
+	/*
+	 * PPDU attempts the TX statuses told (mac80211's count: the rates'
+	 * attempts on a status of a frame outside a BlockAck session or on an
+	 * A-MPDU report), set by the driver side (hwsim.c): against attempts,
+	 * how well rate control and the qdisc's hook hear the link.
+	 */
+	uint64_t told;
 	/*
 	 * Delivered bytes by the first rate of the MPDU's retry chain: the rate
 	 * rate control chose, whatever rate finally carried it. kbps 0: unused;
@@ -192,6 +202,7 @@ struct medium {
 	struct med_unreported {
 		int n;
 		struct tc_airfair_rate rate[MED_MAX_RATES];
+		uint32_t tok[MED_MAX_RATES];
 		uint16_t fails[MED_MAX_RATES];
 	} ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
 	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */

@@ -323,6 +323,12 @@ static bool conv_rate(int8_t idx, uint16_t fl, uint32_t freq, struct tc_airfair_
 	return airfair_rate_validate(r) == 0;
 }
 
+/* a chain's rate as the engine carries it back in reports: hwsim's idx and flags */
+static uint32_t rate_tok(int8_t idx, uint16_t fl)
+{
+	return (uint8_t)idx | (uint32_t)fl << 8;
+}
+
 static struct nl_msg *msg_new(struct hw_ctx *h, int cmd)
 {
 	struct nl_msg *msg = nlmsg_alloc_size(4096 + 64);
@@ -377,6 +383,24 @@ static void status_send(struct hw_ctx *h, const struct hw_status *st)
 	slot->used = true;
 }
 
+/*
+ * The PPDU attempts a status tells, as mac80211 counts them: the rates'
+ * attempts up to the first unused slot, on a status of its own (a frame
+ * outside a BlockAck session, or an A-MPDU report); none without an ACK.
+ */
+static void status_told(struct hw_ctx *h, const struct med_frame *f,
+			const struct hw_status *st)
+{
+	uint32_t n = 0;
+
+	if (f->dst < 0 || f->dst == MED_BCAST || (st->flags & HWSIM_TX_CTL_NO_ACK) ||
+	    (f->ampdu && !(st->flags & HWSIM_TX_STAT_AMPDU)))
+		return;
+	for (int i = 0; i < 4 && st->tx[i].idx >= 0; i++)
+		n += st->tx[i].count;
+	h->m->cell[f->src][f->dst][f->ac].told += n;
+}
+
 static void send_status(struct hw_ctx *h, struct med_frame *f)
 {
 	struct hw_priv *p = f->priv;
@@ -402,40 +426,25 @@ static void send_status(struct hw_ctx *h, struct med_frame *f)
 		 * The A-MPDU report (testbed/hwsim-patches: HWSIM_TX_STAT_AMPDU; a
 		 * stock hwsim ignores these bits), as a radio reports an A-MPDU it
 		 * retried down its chain: minstrel_ht counts count x rep_len
-		 * attempts at each rate given and rep_ack successes at the last.
-		 * The link's earlier failed A-MPDUs first, in chain order, then
-		 * this one's rate; the rates' flags go with them (the patched hwsim
-		 * takes HWSIM_ATTR_TX_INFO_FLAGS on a report). Without a slot for
-		 * its rate, the frame's own attempts, the failures added in place.
+		 * attempts at each rate given and rep_ack successes at the last,
+		 * mac80211's hook one PPDU per attempt. The rates are the ones the
+		 * attempts went at, with their flags (the patched hwsim takes
+		 * HWSIM_ATTR_TX_INFO_FLAGS on a report), whatever this frame's chain.
 		 */
 		st.flags |= HWSIM_TX_STAT_AMPDU | (uint32_t)f->rep_len << 8 |
 			    (uint32_t)f->rep_ack << 16;
-		if (f->rep_rate >= 0 && f->rep_rate < p->nrates_in) {
-			int n = 0, r = f->rep_rate;
+		for (int i = 0; i < 4; i++) {
+			bool set = i < f->rep_n;
 
-			for (int i = 0; i < p->nrates_in && i < 4 && n < 3; i++) {
-				if (i == r || !f->rep_fails[i])
-					continue;
-				st.tx[n].idx = p->rates[i].idx;
-				st.tx[n].count = f->rep_fails[i];
-				st.txf[n++] = p->rate_flags[i];
-			}
-			st.tx[n].idx = p->rates[r].idx;
-			st.tx[n].count = f->rep_fails[r] < 255 ? 1 + f->rep_fails[r] : 255;
-			st.txf[n++] = p->rate_flags[r];
-			for (; n < 4; n++) {
-				st.tx[n].idx = -1;
-				st.tx[n].count = 0;
-			}
-		} else {
-			for (int i = 0; i < p->nrates_in && i < 4; i++)
-				if (st.tx[i].idx >= 0 && f->rep_fails[i] &&
-				    st.tx[i].count + f->rep_fails[i] <= 255)
-					st.tx[i].count += f->rep_fails[i];
+			st.tx[i].idx = set ? (int8_t)(f->rep_tok[i] & 0xff) : -1;
+			st.tx[i].count = set ? f->rep_count[i] : 0;
+			st.txf[i].idx = st.tx[i].idx;
+			st.txf[i].flags = set ? (uint16_t)(f->rep_tok[i] >> 8) : 0;
 		}
 	}
 	st.signal = (uint32_t)(f->signal ? f->signal : -50);
 	memcpy(st.tx_addr, p->tx_addr, 6);
+	status_told(h, f, &st);
 	status_send(h, &st);
 }
 
@@ -654,11 +663,13 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 				src, tr[i].idx, fl);
 			conv_rate(0, 0, freq, &f->rate[n]);
 		}
+		f->rate_tok[n] = rate_tok(tr[i].idx, fl);
 		f->count[n++] = tr[i].count;
 	}
 	p->nrates_in = n;
 	if (!n) {
 		conv_rate(0, 0, freq, &f->rate[0]);
+		f->rate_tok[0] = rate_tok(0, 0);
 		f->count[0] = 1;
 		n = 1;
 	}

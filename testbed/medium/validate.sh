@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..46"
+echo "1..47"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -232,6 +232,12 @@ msg=$("$bin" --simulate -c "$cfg" --duration 0.1 2>&1); rc=$?
 check "$([ $rc = 2 ] && grep -q "$cfg:1: queue-limit '2049': want frames in \[1, 2048\]" <<<"$msg" && echo 1 || echo 0)" \
 	"config error names file:line (queue-limit beyond 2048): $msg"
 rm -f "$cfg"
+
+# 47: the A-MPDU reports of a lossy BlockAck link tell each PPDU attempt once, at its rate
+res=$("$O/test_reports" 2>&1); rc=$?
+sed 's/^/#   /' <<<"$res"
+check "$([ $rc = 0 ] && [ "$(grep -c '^ok' <<<"$res")" = 5 ] && echo 1 || echo 0)" \
+	"A-MPDU reports tell every PPDU attempt once, each at its own rate ($(grep -c '^ok' <<<"$res")/5)"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]

@@ -29,16 +29,19 @@ def _links(path):
 def window(m0, m1, tx, rx):
     """The link tx -> rx over the window (m1 - m0), every AC: air + idle, the idle alone,
     frames (MPDUs delivered), attempts (PPDUs), those without an ACK or BlockAck, A-MPDU
-    attempts and their MPDUs, bytes, and the bytes first tried at each rate."""
+    attempts and their MPDUs, bytes, the PPDU attempts the TX statuses told rate control
+    and the hook (0 from a medium that does not count them), and the bytes first tried
+    at each rate."""
     out = {"air_us": 0.0, "idle_us": 0.0, "frames": 0, "attempts": 0, "ppdu_failures": 0,
-           "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "first_rate_bytes": {}}
+           "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
             if link["tx"] != tx or link["rx"] != rx:
                 continue
             out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
             out["idle_us"] += sign * link.get("backoff_idle_us", 0)
-            for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes"):
+            for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes",
+                      "told"):
                 out[k] += sign * link.get(k, 0)
             frb = out["first_rate_bytes"]
             for rate, n in link.get("first_rate_bytes", {}).items():
@@ -168,14 +171,15 @@ def show_inputs(recs, out=sys.stdout, phy=None):
     """The download's figures the charge is built from, the medium's beside the model's:
     MPDUs per PPDU attempt (medium / the hook's A-MPDU length, the class trace's mean,
     else its value at the end of the run), PPDU attempts per delivered MPDU (medium /
-    charged: one over the MPDUs the hook counts acknowledged per PPDU attempt, else the
+    told: the attempts the TX statuses reported, as mac80211 counts them; charged: one
+    over the MPDUs the hook counts acknowledged per PPDU attempt, else the
     expected attempts at the hook's loss over its A-MPDU length; the AIFS + backoff,
     SIFS and ACK or BlockAck of each attempt are charged that many times per MPDU), and
     the medium's busy air and AIFS + backoff per delivered MPDU. Needs the retry limit of
     the run's PHY for the loss's attempts ("-" without a medium config or the hook's
     figures)."""
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
-    print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  charged  "
+    print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  told  charged  "
           "busy us/MPDU  idle us/MPDU", file=out)
     for r in recs:
         d = r["down"]
@@ -188,8 +192,9 @@ def show_inputs(recs, out=sys.stdout, phy=None):
             charged = f"{1 / r['hook_acked']:.2f}"
         elif retries is not None and r["hook_ampdu"] is not None and r["hook_loss"] is not None:
             charged = f"{airtime_ref.attempts(r['hook_loss'], retries) / r['hook_ampdu']:.2f}"
+        told = f"{d['told'] / d['frames']:.2f}" if d["told"] else "-"
         print(f"sta{r['station']:<5} {mpdus:>20.2f}  {hook:>4}  "
-              f"{d['attempts'] / d['frames']:>20.2f}  {charged:>7}  "
+              f"{d['attempts'] / d['frames']:>20.2f}  {told:>4}  {charged:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
               f"{d['idle_us'] / d['frames']:>12.0f}", file=out)
 

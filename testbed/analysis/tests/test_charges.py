@@ -99,7 +99,7 @@ class Charges(unittest.TestCase):
         self.assertEqual(len(lines), 3)    # station 2: its two VO frames down
         # station 1: 10 single-MPDU attempts for 10 MPDUs; model (1 - 0.25^7) / 0.75 / 2;
         # busy 900 us and idle 90 us over 10 MPDUs
-        self.assertEqual(lines[1].split(), ["sta1", "1.00", "2.00", "1.00",
+        self.assertEqual(lines[1].split(), ["sta1", "1.00", "2.00", "1.00", "-",
                                             f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9"])
         self.assertEqual(lines[2].split()[2], "-")     # no hook figures for station 2
         # with the hook's acknowledged MPDUs per PPDU attempt (ABI 4): charged 1 / its mean
@@ -112,7 +112,15 @@ class Charges(unittest.TestCase):
         self.assertEqual(s1["hook_acked"], 0.75)
         out = io.StringIO()
         show_inputs([s1], out, phy=medium_phy(self.p))
-        self.assertEqual(out.getvalue().splitlines()[1].split()[4], f"{1 / 0.75:.2f}")
+        self.assertEqual(out.getvalue().splitlines()[1].split()[5], f"{1 / 0.75:.2f}")
+        # a medium that counts the attempts its statuses told: 17 - 5 over 10 MPDUs
+        for name, told in (("-m0.json", 5), ("-m1.json", 17)):
+            m = json.load(open(self.p + name))
+            m["medium"]["links"][0]["told"] = told
+            json.dump(m, open(self.p + name, "w"))
+        out = io.StringIO()
+        show_inputs(breakdown(self.p), out, phy=medium_phy(self.p))
+        self.assertEqual(out.getvalue().splitlines()[1].split()[4], "1.20")
 
     def test_show_and_errors(self):
         out = io.StringIO()

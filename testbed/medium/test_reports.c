@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The A-MPDU reports of a lossy BlockAck link tell every PPDU attempt once:
+ * their counts sum to the link's attempts and their acknowledgements to its
+ * delivered MPDUs, each attempt at the rate it went at, whatever the chain of
+ * the frame that carries the report (rate control samples other rates, and
+ * mac80211's hook charges each attempt's fixed air from these counts).
+ * TAP on stdout, exit 1 on a failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+
+#define NFRAMES 600
+#define TOK(mcs) (0x1000u | (mcs))	/* the rates' names as a driver would give */
+
+static int n_tests, n_fail;
+static uint64_t told, acked, reports, foreign;
+static uint32_t tok_seen[16];
+static uint64_t b_cookie;		/* the frame whose report is looked at */
+static int b_mcs7;			/* MCS 7 attempts on its report */
+
+static void check(int ok, const char *what)
+{
+	n_tests++;
+	if (!ok)
+		n_fail++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n_tests, what);
+}
+
+#define LOST_LEN 1501	/* a frame of this length never gets through */
+
+/* MPDU error rate by MCS: the sampled MCS 7 loses most, the fallbacks little */
+static double per(void *ctx, int src, int dst, const struct tc_airfair_rate *r,
+		  uint32_t psdu_len, int *signal)
+{
+	static const double by_mcs[8] = { 0.01, 0.02, 0.05, 0.1, 0.15, 0.3, 0.5, 0.95 };
+
+	*signal = -60;
+	return psdu_len == LOST_LEN + 4 ? 1.0 : by_mcs[r->mcs & 7];
+}
+
+static bool in_chain(const struct med_frame *f, uint32_t tok)
+{
+	for (int i = 0; i < f->nrates; i++)
+		if (f->rate_tok[i] == tok)
+			return true;
+	return false;
+}
+
+static void on_done(void *ctx, struct med_frame *f)
+{
+	if (f->rep_len) {
+		reports++;
+		acked += f->rep_ack;
+		for (int i = 0; i < f->rep_n; i++) {
+			told += f->rep_count[i];
+			tok_seen[f->rep_tok[i] & 15] += f->rep_count[i];
+			foreign += !in_chain(f, f->rep_tok[i]);
+			if (f->cookie == b_cookie && f->rep_tok[i] == TOK(7))
+				b_mcs7 += f->rep_count[i];
+		}
+	}
+	free(f);
+}
+
+static void set_rate(struct med_frame *f, int slot, int mcs, int count)
+{
+	f->rate[slot].mode = AIRFAIR_MODE_HT;
+	f->rate[slot].mcs = mcs;
+	f->rate[slot].nss = 1;
+	f->rate[slot].bw = AIRFAIR_BW_20;
+	f->rate[slot].gi = AIRFAIR_GI_LONG;
+	f->rate_tok[slot] = TOK(mcs);
+	f->count[slot] = count;
+}
+
+/* most frames MCS 5, 4, 0; every fifth a sample: MCS 7, 5, 0 (minstrel_ht's shape) */
+static struct med_frame *frame(uint64_t cookie)
+{
+	struct med_frame *f = calloc(1, sizeof(*f));
+	bool sample = cookie % 5 == 0;
+
+	f->cookie = cookie;
+	f->src = 0;
+	f->dst = 1;
+	f->ac = AIRFAIR_AC_BE;
+	f->tid = 0;
+	f->ampdu = true;
+	f->len = 1500;
+	f->freq = 5180;
+	f->nrates = 3;
+	set_rate(f, 0, sample ? 7 : 5, 2);
+	set_rate(f, 1, sample ? 5 : 4, 2);
+	set_rate(f, 2, 0, 2);
+	return f;
+}
+
+static void setup(struct medium *m, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	med_init(m, seed);
+	m->qlimit = 1024;
+	m->ampdu_max = 16;
+	m->per = per;
+	m->done = on_done;
+	med_radio_add(m, 0);
+	med_radio_add(m, 1);
+	told = acked = reports = foreign = 0;
+}
+
+int main(void)
+{
+	static struct medium m;
+	const struct med_cell *c;
+	struct med_frame *a, *b;
+
+	printf("TAP version 13\n1..5\n");
+	setup(&m, 7);
+	/* in bursts, so that some A-MPDUs are short and some frames go alone */
+	for (int i = 1; i <= NFRAMES; i++) {
+		med_enqueue(&m, frame(i));
+		if (i % 7 == 0)
+			med_run_until(&m, m.now + 300000ULL);
+	}
+	med_run_until(&m, m.now + 10000000000ULL);
+	c = &m.cell[0][1][AIRFAIR_AC_BE];
+	printf("# %llu PPDU attempts (%llu A-MPDUs), %llu MPDUs delivered, %llu dropped; "
+	       "%llu reports told %llu attempts, %llu acknowledged; by MCS 0/4/5/7: "
+	       "%u %u %u %u\n",
+	       (unsigned long long)c->attempts, (unsigned long long)c->ampdus,
+	       (unsigned long long)c->frames, (unsigned long long)c->failures,
+	       (unsigned long long)reports, (unsigned long long)told,
+	       (unsigned long long)acked, tok_seen[0], tok_seen[4], tok_seen[5], tok_seen[7]);
+	check(c->frames + c->failures == NFRAMES && c->ampdus > 20 && c->attempts > c->ampdus,
+	      "every frame finished; A-MPDUs and frames alone");
+	check(told == c->attempts, "the reports tell every PPDU attempt once");
+	check(acked == c->frames, "their acknowledgements sum to the MPDUs delivered");
+
+	/*
+	 * A (MCS 7 once, then MCS 5 twice; never gets through) ahead of B (MCS
+	 * 5): A alone at MCS 7 fails, A and B go at MCS 5 and only B is
+	 * acknowledged, A alone at MCS 5 fails and is dropped. B's report tells
+	 * the MCS 7 attempt though its chain has no MCS 7.
+	 */
+	setup(&m, 11);
+	a = frame(1);
+	a->len = LOST_LEN;
+	a->nrates = 2;
+	set_rate(a, 0, 7, 1);
+	set_rate(a, 1, 5, 2);
+	b = frame(2);
+	b->nrates = 1;
+	set_rate(b, 0, 5, 2);
+	b_cookie = 2;
+	b_mcs7 = 0;
+	med_enqueue(&m, a);
+	med_enqueue(&m, b);
+	med_run_until(&m, m.now + 1000000000ULL);
+	c = &m.cell[0][1][AIRFAIR_AC_BE];
+	printf("# A then B: %llu attempts, %llu told (%llu at a rate the carrier's chain "
+	       "lacks), MCS 7 on B's report %d, %llu delivered\n",
+	       (unsigned long long)c->attempts, (unsigned long long)told,
+	       (unsigned long long)foreign, b_mcs7, (unsigned long long)c->frames);
+	check(c->attempts == 3 && c->frames == 1 && told == 3,
+	      "a sampled rate's failure, an A-MPDU, a drop: 3 attempts, 3 told");
+	check(b_mcs7 == 1, "the MCS 7 attempt is told at MCS 7 on the report of a frame "
+	      "whose chain lacks it");
+	return n_fail ? 1 : 0;
+}
