@@ -144,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ASSERT(!airfair_sta_costs(&t, &in.rate, loss, q, ac, delack,
 					  in.ampdu, mss, model, &less));
 		ASSERT(less.data.b_ns256 == sc.data.b_ns256);
-		ASSERT(less.data.a_ns <= sc.data.a_ns + t.retries + 1);
+		ASSERT(less.data.a_ns <= (u64)sc.data.a_ns + t.retries + 1);
 	}
 	return 0;
 }
