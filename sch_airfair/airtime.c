@@ -616,7 +616,7 @@ static u64 af_attempts_q32(const struct airfair_timing *t, u32 loss_q16,
 	/* mean per attempt (bo / qsum) times the attempts (sum) */
 	if (backoff_ns)
 		*backoff_ns = ppdu_loss_q16 == loss_q16 ? bo :
-			      div64_u64(bo * (sum >> 16), qsum >> 16);
+			      mul_u64_u64_div_u64(bo, sum, qsum);
 	return sum;
 }
 
