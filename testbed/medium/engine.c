@@ -613,25 +613,17 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 	launch(m, ci, ts, ts - c->idle_start);
 }
 
-/* the index of rate r among the n rates of v, -1 if it is not there */
-static int rate_index(const struct tc_airfair_rate *v, int n, const struct tc_airfair_rate *r)
-{
-	for (int i = 0; i < n; i++)
-		if (!memcmp(&v[i], r, sizeof(*r)))
-			return i;
-	return -1;
-}
-
 /* a failed A-MPDU attempt at slot s of f's chain, to be told on a later report */
 static void unreported_add(struct med_unreported *u, const struct med_frame *f, int s)
 {
-	int i = rate_index(u->rate, u->n, &f->rate[s]);
+	int i = 0;
 
-	if (i < 0 && u->n == MED_MAX_RATES)
+	while (i < u->n && u->tok[i] != f->rate_tok[s])
+		i++;
+	if (i == MED_MAX_RATES)
 		i = u->n - 1;	/* more rates than a report holds: counted at the last */
-	if (i < 0) {
-		i = u->n++;
-		u->rate[i] = f->rate[s];
+	if (i == u->n) {
+		u->n++;
 		u->tok[i] = f->rate_tok[s];
 		u->fails[i] = 0;
 	}

@@ -201,8 +201,7 @@ struct medium {
 	 */
 	struct med_unreported {
 		int n;
-		struct tc_airfair_rate rate[MED_MAX_RATES];
-		uint32_t tok[MED_MAX_RATES];
+		uint32_t tok[MED_MAX_RATES];	/* the rates, by the driver's name */
 		uint16_t fails[MED_MAX_RATES];
 	} ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
 	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */
