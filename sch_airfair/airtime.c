@@ -644,18 +644,20 @@ u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len)
 }
 
 u64 airfair_attempt_fixed_ns(const struct airfair_timing *t,
-			     enum airfair_ac ac, bool agg)
+			     enum airfair_ac ac, bool agg, u32 ppdu_loss_q16)
 {
 	struct af_rate cx;
-	u64 slot_ns;
+	u64 slot_ns, bo, att_q32;
 
 	if (airfair_timing_validate(t) || (unsigned int)ac >= AIRFAIR_NUM_ACS ||
-	    af_ctrl_rate(t, &cx))
+	    ppdu_loss_q16 > AIRFAIR_LOSS_ONE || af_ctrl_rate(t, &cx))
 		return 0;
 	/* tc allows a 1 ms slot and CWmin 32767: 16 s, past a u32 */
 	slot_ns = (u64)t->slot_us * NS_PER_US;
+	/* the chain's expected backoff over its expected attempts */
+	att_q32 = af_attempts_q32(t, ppdu_loss_q16, ppdu_loss_q16, ac, &bo);
 	return 2ULL * t->sifs_us * NS_PER_US + t->aifsn[ac] * slot_ns +
-	       airfair_ac_cwmin(t, ac) * slot_ns / 2 +
+	       mul_u64_u64_div_u64(bo, 1ULL << 32, att_q32) +
 	       af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
 }
 

@@ -117,11 +117,13 @@ u32 airfair_attempts_q16(u32 loss_q16, u8 retries);
 /* PPDU duration of the control response (ACK or BlockAck) of len bytes */
 u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len);
 /*
- * What one PPDU attempt costs whatever its rate: AIFS, the mean backoff at
- * CWmin, SIFS and the ACK (BlockAck if @agg); 0 if @t or @ac is invalid
+ * What one PPDU attempt costs whatever its rate: AIFS, the mean backoff of
+ * a window that doubles after each of the PPDUs that fail at
+ * @ppdu_loss_q16 (CWmin's at 0), SIFS and the ACK (BlockAck if @agg); 0 if
+ * @t, @ac or the loss is invalid
  */
 u64 airfair_attempt_fixed_ns(const struct airfair_timing *t,
-			     enum airfair_ac ac, bool agg);
+			     enum airfair_ac ac, bool agg, u32 ppdu_loss_q16);
 u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
 		     enum airfair_ac ac, u16 ampdu_x16,

@@ -43,10 +43,11 @@ struct airfair_m80211_report {
 	u32 rx_retry;
 	u32 rx_ampdu_len;		/* what the station sends, as ampdu_len */
 	u32 ack_len;			/* MPDUs acknowledged per PPDU, 1/16 */
+	u32 ppdu_loss;			/* PPDUs with no ACK/BlockAck, q16 */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
-#define AIRFAIR_HOOK_ABI	4
+#define AIRFAIR_HOOK_ABI	5
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -80,6 +81,7 @@ struct airfair_hook_update {
 	u32 rx_retry;
 	u32 rx_ampdu_x16;
 	u32 ack_x16;
+	u32 ppdu_loss;
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -173,6 +175,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->ampdu_x16 = 0;
 			sta->up_ampdu_x16 = 0;
 			sta->ack_x16 = 0;
+			sta->ppdu_loss_q16 = 0;
 			sta->has_up_rate = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
@@ -204,6 +207,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	sta->up_ampdu_x16 = min_t(u32, u->rx_ampdu_x16,
 				  AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
 	sta->ack_x16 = min_t(u32, u->ack_x16, sta->ampdu_x16);
+	sta->ppdu_loss_q16 = min_t(u32, u->ppdu_loss, AIRFAIR_LOSS_ONE - 1);
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
@@ -295,6 +299,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->rx_retry = r->rx_retry;
 		u->rx_ampdu_x16 = r->rx_ampdu_len;
 		u->ack_x16 = r->ack_len;
+		u->ppdu_loss = r->ppdu_loss;
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

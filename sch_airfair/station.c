@@ -185,20 +185,18 @@ static u32 airfair_sta_up_loss(const struct airfair_sta *sta)
 }
 
 /*
- * The PPDU loss the charged backoff doubles on: none where the hook gives
- * the loss. That loss is the share of the air that delivered nothing
- * (mac80211 patch 393): mostly subframes lost in A-MPDUs whose BlockAck
- * came back, which resets the window, and failed probes. And under
- * contention a station's doubled window runs down while the others send,
- * so the idle each access waits hardly grows with it: the testbed's HT and
- * VHT downloads waited 92-99 us of AIFS + backoff per PPDU attempt with
- * 36-47 % of their PPDUs failed, the window at CWmin alone 110 us
- * (docs/airtime-model.md). A loss set with tc is a per-attempt one, and
- * doubles the window as the standard's model has it.
+ * The PPDU loss the charged backoff doubles on. The hook's loss is the
+ * share of the air that delivered nothing (mac80211 patch 393): mostly
+ * subframes lost in A-MPDUs whose BlockAck came back, which resets the
+ * window, and failed probes; the window doubles after the PPDUs that got
+ * no ACK or BlockAck at all, which the hook counts apart (patch 397). A
+ * loss set with tc is a per-attempt one, and doubles the window as the
+ * standard's model has it.
  */
 static u32 airfair_sta_ppdu_loss(const struct airfair_sta *sta)
 {
-	return sta->source == AIRFAIR_SRC_HOOK ? 0 : sta->loss_q16;
+	return sta->source == AIRFAIR_SRC_HOOK ? sta->ppdu_loss_q16 :
+						  sta->loss_q16;
 }
 
 /*
@@ -273,7 +271,9 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	delta = airfair_sta_attempts_delta_q16(c, sta, ampdu_x16);
 	if (delta) {
 		bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
-		u64 be = airfair_attempt_fixed_ns(&c->timing, AIRFAIR_AC_BE, agg);
+		u32 q = airfair_sta_ppdu_loss(sta);
+		u64 be = airfair_attempt_fixed_ns(&c->timing, AIRFAIR_AC_BE,
+						  agg, q);
 
 		airfair_affine_add_attempts(&sta->costs.data, delta, be);
 		airfair_affine_add_attempts(&sta->costs.tcp_down, delta, be);
@@ -281,7 +281,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 		airfair_affine_add_attempts(&sta->costs.ack, delta, c->ack_prio ?
 					    airfair_attempt_fixed_ns(&c->timing,
 								     AIRFAIR_AC_VO,
-								     agg) : be);
+								     agg, q) : be);
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
 }

@@ -110,11 +110,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ASSERT(bd.attempts_q16 >= AIRFAIR_LOSS_ONE);
 	ASSERT(bd.attempts_q16 <= (u64)(t.retries + 1) * AIRFAIR_LOSS_ONE);
 	/* one attempt's rate-free part: the breakdown's, lossless and alone */
-	airfair_attempt_fixed_ns(&t, in.ac, in.override & 16);
+	airfair_attempt_fixed_ns(&t, in.ac, in.override & 16, in.dloss);
 	if (!loss && in.ampdu == AIRFAIR_AMPDU_ONE)
 		ASSERT(airfair_attempt_fixed_ns(&t, in.ac % AIRFAIR_NUM_ACS,
-						false) ==
+						false, 0) ==
 		       bd.aifs_ns + bd.backoff_ns + bd.sifs_ns + bd.ack_ns);
+	/*
+	 * the window's doubling only adds: per attempt, the chain's mean
+	 * backoff, up to a ns per term and the sum's truncation at CWmax
+	 */
+	if (loss < AIRFAIR_LOSS_ONE) {
+		u32 q2 = loss + 1 + in.dloss % (AIRFAIR_LOSS_ONE - loss);
+		u64 lo = airfair_attempt_fixed_ns(&t, in.ac % AIRFAIR_NUM_ACS,
+						  false, loss);
+		u64 hi = airfair_attempt_fixed_ns(&t, in.ac % AIRFAIR_NUM_ACS,
+						  false, q2);
+		u64 tol = (u64)(t.retries + 2) * (2 + (hi >> 30));
+
+		ASSERT(hi + tol >= lo);
+		ASSERT(!lo || lo + tol >= airfair_attempt_fixed_ns(&t,
+					in.ac % AIRFAIR_NUM_ACS, false, 0));
+	}
 
 	more = frame(&t, &in, in.len + 1, loss, NULL);
 	ASSERT(!more || more >= ns);

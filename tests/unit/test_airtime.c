@@ -773,29 +773,57 @@ START_TEST(test_attempt_fixed)
 	u64 per_mpdu;
 
 	/* AIFS(BE) 43 + backoff 7.5 slots 67.5 + SIFS 16 + ACK 44 */
-	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false),
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false, 0),
 			  170500);
 	/* a BlockAck answers an A-MPDU: n MPDUs share it */
 	airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, MPDUS(4), &b);
 	per_mpdu = b.aifs_ns + b.backoff_ns + b.sifs_ns + b.ack_ns;
-	ck_assert(fabs(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, true) -
+	ck_assert(fabs(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, true, 0) -
 		       4.0 * per_mpdu) <= 8);
-	ck_assert_uint_gt(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, true),
+	ck_assert_uint_gt(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, true, 0),
 			  170500);
-	ck_assert_uint_gt(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BK, false),
-			  airfair_attempt_fixed_ns(&t, AIRFAIR_AC_VO, false));
-	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_NUM_ACS, false),
+	ck_assert_uint_gt(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BK, false, 0),
+			  airfair_attempt_fixed_ns(&t, AIRFAIR_AC_VO, false, 0));
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_NUM_ACS, false, 0),
 			  0);
 	/* the widest window tc takes: BK's backoff alone is 16 s */
 	t.slot_us = AIRFAIR_SIFS_SLOT_MAX_US;
 	t.cwmin = t.cwmax = 32767;
 	airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BK, AIRFAIR_AMPDU_ONE, &b);
-	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BK, false),
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BK, false, 0),
 			  b.aifs_ns + b.backoff_ns + b.sifs_ns + b.ack_ns);
 	ck_assert_uint_gt(b.backoff_ns, U32_MAX);
 	t.slot_us = 0;
-	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false),
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false, 0),
 			  0);
+}
+END_TEST
+
+/* Each attempt waits the mean backoff of the chain its PPDU losses double */
+START_TEST(test_attempt_fixed_doubling)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11AC);
+	double w = 1, sum = 0, bo = 0;
+	unsigned int cw = 15;
+	int i;
+
+	/* at q = 1/2 the window reaches CW_i with 2^-i: 15, 31, ..., 1023 */
+	for (i = 0; i <= t.retries; i++) {
+		sum += w;
+		bo += w * cw * 9000 / 2;
+		w /= 2;
+		cw = cw * 2 + 1 > 1023 ? 1023 : cw * 2 + 1;
+	}
+	ck_assert(fabs(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false,
+						AIRFAIR_LOSS_ONE / 2) -
+		       (103000 + bo / sum)) <= 2);
+	/* every attempt fails: the mean of the whole chain */
+	ck_assert_uint_gt(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false,
+						   AIRFAIR_LOSS_ONE),
+			  airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false,
+						   AIRFAIR_LOSS_ONE / 2));
+	ck_assert_uint_eq(airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false,
+						   AIRFAIR_LOSS_ONE + 1), 0);
 }
 END_TEST
 
@@ -897,6 +925,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_ppdu_loss);
 	tcase_add_test(tc, test_frame_split);
 	tcase_add_test(tc, test_attempt_fixed);
+	tcase_add_test(tc, test_attempt_fixed_doubling);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;
