@@ -38,7 +38,7 @@ require_cmd iw hostapd wpa_supplicant iperf3 jq
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 [ -f "/lib/modules/$(uname -r)/updates/mac80211_hwsim.ko" ] ||
 	ktap_skip_all "needs the testbed's mac80211_hwsim (testbed/hwsim-patches/build.sh; vm/run.sh --modules build/KVER/hwsim)"
-ktap_set_plan 10
+ktap_set_plan 11
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -190,13 +190,13 @@ fi
 # airfair `ampdu auto`: the hook's MPDUs per PPDU for each station against the medium's
 # over the same seconds (MPDUs sent per PPDU attempt, frames sent alone included), and
 # the charge using it as measured.
-mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs" of AP->sta1..3
+mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs failed-PPDUs"
 	local dir=${2:-down}	# (sta->AP), a line each
 	for i in 1 2 3; do
 		jq -r --argjson i "$i" --arg d "$dir" '[.medium.links[] | select(.ac == "be" and
 			(if $d == "up" then .tx == $i and .rx == 0 else .tx == 0 and .rx == $i end))] |
-			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0)"' \
-			"$1" 2>/dev/null || echo "0 0 0"
+			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0) \(map(.ppdu_failures) | add // 0)"' \
+			"$1" 2>/dev/null || echo "0 0 0 0"
 	done
 }
 # sample TAG: after 5 s, airfair's class stats 12 times, 0.5 s apart, into TAG-class.json,
@@ -215,9 +215,11 @@ sample() {
 if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 	ktap_test_skip "airfair charges the hook's A-MPDU length" "mac80211 without the TX report hook"
 	ktap_test_skip "the hook's acknowledged MPDUs per PPDU attempt" "mac80211 without the TX report hook"
+	ktap_test_skip "the hook's PPDU attempts without a BlockAck" "mac80211 without the TX report hook"
 elif ! airfair_load || ! tc qdisc replace dev "$AP_IF" root airfair 11n-5g; then
 	ktap_test_fail "airfair charges the hook's A-MPDU length (airfair not installed)"
 	ktap_test_fail "the hook's acknowledged MPDUs per PPDU attempt (airfair not installed)"
+	ktap_test_fail "the hook's PPDU attempts without a BlockAck (airfair not installed)"
 else
 	for i in 1 2 3; do
 		ip netns exec "$(sta_ns "$i")" iperf3 -s -D -p $((5320 + i))
@@ -235,10 +237,10 @@ else
 	wait "${clients[@]}"
 	mapfile -t m0 < <(mpdus "$WIFI_DIR/before-af.json")
 	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-af.json")
-	ok=1 msg="" ack_ok=1 ack_msg=""
+	ok=1 msg="" ack_ok=1 ack_msg="" pl_ok=1 pl_msg=""
 	for i in 1 2 3; do
-		read -r a0 n0 d0 <<< "${m0[i - 1]}"
-		read -r a1 n1 d1 <<< "${m1[i - 1]}"
+		read -r a0 n0 d0 f0 <<< "${m0[i - 1]}"
+		read -r a1 n1 d1 f1 <<< "${m1[i - 1]}"
 		read -r used last meas <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
 			'[.[] | (.station // empty) | select(.addr == $a)] |
 			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // 0) | add / (length + 0.0001))"' \
@@ -269,6 +271,16 @@ else
 		ack_msg+="sta$i: hook $acked medium $atruth; "
 		awk -v m="$acked" -v t="$atruth" -v l="${alast:-0}" -v n="${last:-0}" 'BEGIN{
 			exit !(m > 0 && t > 0 && m <= 1.5 * t && t <= 1.5 * m && l <= n + 0.001)}' || ack_ok=0
+		# the share of PPDU attempts without a BlockAck (ABI 5) against the medium's
+		# ppdu_failures over its attempts: within 0.1 + a quarter of it
+		pl=$(jq -r -s --arg a "${STA_MAC[i]}" \
+			'[.[] | (.station // empty) | select(.addr == $a) | .ppdu_loss // 0] |
+			add / (length + 0.0001) / 65536' "$WIFI_DIR/af-class.json")
+		pl=$(awk -v m="${pl:-0}" 'BEGIN{printf "%.2f", m}')
+		ptruth=$(awk -v a=$((a1 - a0)) -v f=$((f1 - f0)) 'BEGIN{if (a > 0) printf "%.2f", f / a; else print 0}')
+		pl_msg+="sta$i: hook $pl medium $ptruth; "
+		awk -v m="$pl" -v t="$ptruth" 'BEGIN{d = m - t; if (d < 0) d = -d
+			exit !(d <= 0.1 + 0.25 * t)}' || pl_ok=0
 	done
 	[ "${agg:-0}" = 1 ] || ok=0	# the medium aggregated for some station
 	if [ $ok = 1 ]; then
@@ -294,6 +306,11 @@ else
 		ktap_test_pass "the hook's acknowledged MPDUs per PPDU attempt ($ack_msg)"
 	else
 		ktap_test_fail "the hook's acknowledged MPDUs per PPDU attempt ($ack_msg)"
+	fi
+	if [ $pl_ok = 1 ]; then
+		ktap_test_pass "the hook's PPDU attempts without a BlockAck ($pl_msg)"
+	else
+		ktap_test_fail "the hook's PPDU attempts without a BlockAck ($pl_msg)"
 	fi
 fi
 # The uplink: TCP from each station to the AP, the hook's MPDUs per PPDU for what each

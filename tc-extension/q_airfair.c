@@ -1725,6 +1725,13 @@ static void af_print_cstats(struct rtattr **tb)
 		       AIRFAIR_AMPDU_ONE);
 	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_ACKED], "acked_x16", "acked",
 		       " acked %.2f", AIRFAIR_AMPDU_ONE);
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_PPDU_LOSS], 4)) {
+		__u32 l = af_u32(tb[TCA_AIRFAIR_CSTATS_PPDU_LOSS]);
+
+		print_uint(PRINT_JSON, "ppdu_loss", NULL, l);
+		print_float(PRINT_ANY, "ppdu_loss_pct", " ppdu_loss %.1f%%",
+			    af_loss_pct(l));
+	}
 	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_UP_RATE], &up)) {
 		print_string(PRINT_FP, NULL, " up %s",
 			     af_fmt_rate(&up, buf, sizeof(buf)));

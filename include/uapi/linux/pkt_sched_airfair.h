@@ -346,6 +346,11 @@ enum {
 						 * attempt the hook measured, 1/16
 						 * (the charge's attempts per MPDU)
 						 */
+	TCA_AIRFAIR_CSTATS_PPDU_LOSS,		/* u32: share of PPDU attempts with no
+						 * ACK or BlockAck the hook measured,
+						 * 1/65536 (the charge's backoff
+						 * doubles on it)
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
