@@ -634,6 +634,37 @@ u32 airfair_attempts_q16(u32 loss_q16, u8 retries)
 	return (u32)((sum + (1U << 15)) >> 16);
 }
 
+u32 airfair_cw_scale_x16(u32 ppdu_loss_q16, u8 retries)
+{
+	u64 qw = 1ULL << 32, sum = 0, scale = 0;
+	int i;
+
+	if (ppdu_loss_q16 > AIRFAIR_LOSS_ONE)
+		return 0;
+	for (i = 0; i <= retries; i++) {
+		sum += qw;
+		scale += qw << min(i, AIRFAIR_CW_DOUBLINGS);
+		qw = (qw * ppdu_loss_q16) >> 16;
+	}
+	return (u32)div64_u64(scale * AIRFAIR_AMPDU_ONE + sum / 2, sum);
+}
+
+u32 airfair_cw_scale_loss_q16(u32 cw_scale_x16, u8 retries)
+{
+	u32 lo = 0, hi = AIRFAIR_LOSS_ONE;
+
+	/* the mean grows with the loss: the least loss that reaches it */
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (airfair_cw_scale_x16(mid, retries) >= cw_scale_x16)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len)
 {
 	struct af_rate x;

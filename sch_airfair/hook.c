@@ -44,6 +44,7 @@ struct airfair_m80211_report {
 	u32 rx_ampdu_len;		/* what the station sends, as ampdu_len */
 	u32 ack_len;			/* MPDUs acknowledged per PPDU, 1/16 */
 	u32 ppdu_loss;			/* PPDUs with no ACK/BlockAck, q16 */
+	u32 cw_scale;			/* their mean 2^retry, 1/16 */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
@@ -82,6 +83,7 @@ struct airfair_hook_update {
 	u32 rx_ampdu_x16;
 	u32 ack_x16;
 	u32 ppdu_loss;
+	u32 cw_x16;
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -176,6 +178,8 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->up_ampdu_x16 = 0;
 			sta->ack_x16 = 0;
 			sta->ppdu_loss_q16 = 0;
+			sta->cw_x16 = 0;
+			sta->cw_loss_q16 = 0;
 			sta->has_up_rate = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
@@ -208,6 +212,13 @@ static void airfair_hook_apply(struct Qdisc *sch,
 				  AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
 	sta->ack_x16 = min_t(u32, u->ack_x16, sta->ampdu_x16);
 	sta->ppdu_loss_q16 = min_t(u32, u->ppdu_loss, AIRFAIR_LOSS_ONE - 1);
+	if (sta->cw_x16 != u->cw_x16) {
+		sta->cw_x16 = min_t(u32, u->cw_x16, U16_MAX);
+		sta->cw_loss_q16 =
+			min_t(u32, airfair_cw_scale_loss_q16(sta->cw_x16,
+							     q->cfg.timing.retries),
+			      AIRFAIR_LOSS_ONE - 1);
+	}
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
@@ -300,6 +311,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->rx_ampdu_x16 = r->rx_ampdu_len;
 		u->ack_x16 = r->ack_len;
 		u->ppdu_loss = r->ppdu_loss;
+		u->cw_x16 = r->cw_scale;
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

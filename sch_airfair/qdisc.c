@@ -1919,7 +1919,7 @@ struct airfair_sta_snap {
 	struct tc_airfair_rate rate;
 	u32 loss_q16, source_age_ms, cost_a, cost_b, qlen, backlog, drops;
 	u32 expected_kbps, pending_us, phy_pending_us, delack, delack_down, rtt_us;
-	u32 ampdu_x16, ack_x16, ppdu_loss_q16, up_ampdu_x16, up_loss_q16;
+	u32 ampdu_x16, ack_x16, ppdu_loss_q16, cw_x16, up_ampdu_x16, up_loss_q16;
 	u16 ampdu_used, up_ampdu_used;
 	bool has_up_rate;
 	struct tc_airfair_rate up_rate;
@@ -1954,6 +1954,7 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 	n->ampdu_x16 = sta->ampdu_x16;
 	n->ack_x16 = sta->ack_x16;
 	n->ppdu_loss_q16 = sta->ppdu_loss_q16;
+	n->cw_x16 = sta->cw_x16;
 	n->ampdu_used = airfair_sta_ampdu(&q->cfg, sta);
 	n->up_ampdu_x16 = sta->up_ampdu_x16;
 	n->up_ampdu_used = airfair_sta_up_ampdu(&q->cfg, sta);
@@ -2105,8 +2106,9 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    (n.ack_x16 &&
 	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_ACKED, n.ack_x16)) ||
 	    (n.ack_x16 &&
-	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PPDU_LOSS,
-			 n.ppdu_loss_q16)) ||
+	     (nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_PPDU_LOSS,
+			  n.ppdu_loss_q16) ||
+	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_CW_SCALE, n.cw_x16))) ||
 	    (n.has_up_rate &&
 	     (airfair_put_rate(d->skb, TCA_AIRFAIR_CSTATS_UP_RATE, &n.up_rate) ||
 	      nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_UP_RATE_KBPS,

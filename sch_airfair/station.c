@@ -188,14 +188,16 @@ static u32 airfair_sta_up_loss(const struct airfair_sta *sta)
  * The PPDU loss the charged backoff doubles on. The hook's loss is the
  * share of the air that delivered nothing (mac80211 patch 393): mostly
  * subframes lost in A-MPDUs whose BlockAck came back, which resets the
- * window, and failed probes; the window doubles after the PPDUs that got
- * no ACK or BlockAck at all, which the hook counts apart (patch 397). A
- * loss set with tc is a per-attempt one, and doubles the window as the
- * standard's model has it.
+ * window, and failed probes. The window doubles after the PPDUs that got
+ * no ACK or BlockAck at all, and those bunch on first attempts (rate
+ * control tries fast, then falls back), so the hook reports the window
+ * its attempts waited (patch 397), and the charge's chain doubles at the
+ * PPDU loss whose attempts wait as long. A loss set with tc is a
+ * per-attempt one, and doubles the window as the standard's model has it.
  */
 static u32 airfair_sta_ppdu_loss(const struct airfair_sta *sta)
 {
-	return sta->source == AIRFAIR_SRC_HOOK ? sta->ppdu_loss_q16 :
+	return sta->source == AIRFAIR_SRC_HOOK ? sta->cw_loss_q16 :
 						  sta->loss_q16;
 }
 

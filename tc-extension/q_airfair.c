@@ -1732,6 +1732,8 @@ static void af_print_cstats(struct rtattr **tb)
 		print_float(PRINT_ANY, "ppdu_loss_pct", " ppdu_loss %.1f%%",
 			    af_loss_pct(l));
 	}
+	af_print_fixed(tb[TCA_AIRFAIR_CSTATS_CW_SCALE], "cw_scale_x16",
+		       "cw_scale", " cw_scale %.2f", AIRFAIR_AMPDU_ONE);
 	if (af_get_rate(tb[TCA_AIRFAIR_CSTATS_UP_RATE], &up)) {
 		print_string(PRINT_FP, NULL, " up %s",
 			     af_fmt_rate(&up, buf, sizeof(buf)));

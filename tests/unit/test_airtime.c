@@ -827,6 +827,45 @@ START_TEST(test_attempt_fixed_doubling)
 }
 END_TEST
 
+/* The window a chain waits (the hook's cw_scale), and the loss that waits it */
+START_TEST(test_cw_scale)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11AC);
+	u32 q, s, back;
+	u64 ns;
+
+	ck_assert_uint_eq(airfair_cw_scale_x16(0, 6), 16);
+	/* every attempt fails: 1, 2, ..., 64 alike, 127 / 7 */
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 6), 290);
+	/* 1 + 2q + 4q^2 over 1 + q + q^2 at q = 1/2: 3 / 1.75 */
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE / 2, 2), 27);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE + 1, 6), 0);
+	/* a window at CWmin is no loss; one past the chain's, the whole */
+	ck_assert_uint_eq(airfair_cw_scale_loss_q16(16, 6), 0);
+	ck_assert_uint_eq(airfair_cw_scale_loss_q16(0, 6), 0);
+	ck_assert_uint_eq(airfair_cw_scale_loss_q16(291, 6), AIRFAIR_LOSS_ONE);
+	for (s = 17; s < 290; s += 7) {
+		q = airfair_cw_scale_loss_q16(s, 6);
+		ck_assert_uint_ge(airfair_cw_scale_x16(q, 6), s);
+		ck_assert_uint_lt(airfair_cw_scale_x16(q - 1, 6), s);
+	}
+	for (q = 0; q < AIRFAIR_LOSS_ONE; q += 4099) {
+		back = airfair_cw_scale_loss_q16(airfair_cw_scale_x16(q, 6), 6);
+		ck_assert_uint_le(back, q);
+		ck_assert_uint_eq(airfair_cw_scale_x16(back, 6),
+				  airfair_cw_scale_x16(q, 6));
+	}
+	/*
+	 * 11ac BE below CWmax: each attempt waits slot / 2 (16 cw_scale - 1),
+	 * the testbed's HT station's 1.44 (medium: 147 us of AIFS + backoff)
+	 */
+	t.retries = 6;
+	ns = airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false,
+				      airfair_cw_scale_loss_q16(23, 6));
+	ck_assert(fabs(ns - (103000 + 4500.0 * (23 - 1))) <= 4500);
+}
+END_TEST
+
 /* The paper's point: direct share of a 1500 B frame falls with MCS */
 START_TEST(test_indirect_share)
 {
@@ -926,6 +965,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_frame_split);
 	tcase_add_test(tc, test_attempt_fixed);
 	tcase_add_test(tc, test_attempt_fixed_doubling);
+	tcase_add_test(tc, test_cw_scale);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;

@@ -348,8 +348,11 @@ enum {
 						 */
 	TCA_AIRFAIR_CSTATS_PPDU_LOSS,		/* u32: share of PPDU attempts with no
 						 * ACK or BlockAck the hook measured,
-						 * 1/65536 (the charge's backoff
-						 * doubles on it)
+						 * 1/65536
+						 */
+	TCA_AIRFAIR_CSTATS_CW_SCALE,		/* u32: the window those attempts
+						 * waited, mean 2^retry, 1/16 (the
+						 * charge's backoff follows it)
 						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
