@@ -8,9 +8,10 @@ ground truth per delivered frame; and of the AP's PPDU attempts to it, the share
 no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
 (docs/airtime-model.md, A-MPDU), beside what a window doubling at that share would make
 it (`doubling us/attempt`: AIFS + the mean backoff of a chain that doubles its window
-with each failure, airtime_ref; from the run's medium config, AC BE). Where the AP alone
-contends the two agree; where others contend they share the idle and the medium's is
-lower. An upload charged well above its air shows here as `up us/frame` below
+with each failure, airtime_ref; from the run's medium config, AC BE), and the idle the
+charge takes per attempt from the window the hook saw them wait (`hook us/attempt`:
+AIFS + the mean backoff at the class trace's mean `cw_scale`, mac80211 patch 397).
+Where others contend they share the idle and the medium's is lower. An upload charged well above its air shows here as `up us/frame` below
 `charged/air`'s excess (docs/mac80211-hook.md, Uplink). A second table sets the
 download's MPDUs per PPDU attempt and PPDU attempts per delivered MPDU beside the
 figures the charge takes them from (show_inputs)."""
@@ -58,9 +59,10 @@ def mpdu_loss(w):
 
 
 def hook_means(prefix):
-    """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU), loss and MPDUs
-    acknowledged per PPDU attempt (None where it reports none) averaged over the class
-    trace's samples of it (testbed/scenarios.sh --trace); {} without a trace.
+    """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU), loss, MPDUs
+    acknowledged per PPDU attempt and the window its attempts waited (`cw_scale`; None
+    where it reports none) averaged over the class trace's samples of it
+    (testbed/scenarios.sh --trace); {} without a trace.
     One snapshot at the end of a run says little: both move by tens of per cent from one
     report to the next on a dilated medium."""
     sums = {}
@@ -76,14 +78,18 @@ def hook_means(prefix):
             st = json.loads(rest).get("station")
             if not st or st.get("source") != "hook" or not st.get("ampdu_x16"):
                 continue
-            a = sums.setdefault(st["addr"], [0, 0.0, 0.0, 0, 0.0])
+            a = sums.setdefault(st["addr"], [0, 0.0, 0.0, 0, 0.0, 0, 0.0])
             a[0] += 1
             a[1] += st["ampdu_x16"] / 16
             a[2] += st.get("loss", 0) / 65536
             if st.get("acked_x16"):
                 a[3] += 1
                 a[4] += st["acked_x16"] / 16
-    return {mac: (a / n, q / n, k / m if m else None) for mac, (n, a, q, m, k) in sums.items()}
+            if st.get("cw_scale_x16"):
+                a[5] += 1
+                a[6] += st["cw_scale_x16"] / 16
+    return {mac: (a / n, q / n, k / m if m else None, w / c if c else None)
+            for mac, (n, a, q, m, k, c, w) in sums.items()}
 
 
 def breakdown(prefix):
@@ -104,15 +110,18 @@ def breakdown(prefix):
             rec[d] = window(m0, m1, tx, rx)
         air = rec["down"]["air_us"] + rec["up"]["air_us"]
         rec["charged_us"] = rec["upload_frames"] = rec["charge_ratio"] = None
-        rec["hook_ampdu"] = rec["hook_loss"] = rec["hook_acked"] = None
+        rec["hook_ampdu"] = rec["hook_loss"] = rec["hook_acked"] = rec["hook_cw"] = None
         if c1 is not None and mac in c1:
             after, before = c1[mac], c0.get(mac, {})
             if mac in means:
-                rec["hook_ampdu"], rec["hook_loss"], rec["hook_acked"] = means[mac]
+                (rec["hook_ampdu"], rec["hook_loss"], rec["hook_acked"],
+                 rec["hook_cw"]) = means[mac]
             elif after.get("ampdu_x16"):
                 rec["hook_ampdu"] = after["ampdu_x16"] / 16
                 rec["hook_loss"] = after.get("loss", 0) / 65536
                 rec["hook_acked"] = after["acked_x16"] / 16 if after.get("acked_x16") else None
+                rec["hook_cw"] = (after["cw_scale_x16"] / 16 if after.get("cw_scale_x16")
+                                  else None)
             rec["charged_us"] = after.get("airtime_us", 0) - before.get("airtime_us", 0)
             rec["upload_frames"] = after.get("upload_frames", 0) - before.get("upload_frames", 0)
             rec["charge_ratio"] = rec["charged_us"] / air if air > 0 else None
@@ -135,6 +144,15 @@ def doubling_idle_us(phy, q, ac=airtime_ref.AC_BE):
     return aifs + airtime_ref.backoff_ns(t, q, ac) / 1e3 / airtime_ref.attempts(q, t["retries"])
 
 
+def window_idle_us(phy, cw_scale, ac=airtime_ref.AC_BE):
+    """AIFS + the mean backoff, us, of attempts whose window averaged cw_scale times
+    CWmin + 1 (the hook's mean of 2^retry), at most CWmax, at the PHY's preset."""
+    t = airtime_ref.timing_preset(phy)
+    cwmin, cwmax = airtime_ref.ac_cw(t, ac)
+    cw = min((cwmin + 1) * cw_scale - 1, cwmax)
+    return t["sifs_us"] + t["aifsn"][ac] * t["slot_us"] + t["slot_us"] * cw / 2
+
+
 def _per_frame(d):
     return f"{d['air_us'] / d['frames']:.0f}" if d["frames"] else "-"
 
@@ -151,7 +169,7 @@ def _per_attempt(d):
 def show(recs, out=sys.stdout, phy=None):
     print("station  charged ms  air+idle ms  charged/air  down frames  us/frame  "
           "up frames  us/frame  upload counted  down PPDUs failed %  idle us/attempt  "
-          "doubling us/attempt", file=out)
+          "doubling us/attempt  hook us/attempt", file=out)
     for r in recs:
         air = r["down"]["air_us"] + r["up"]["air_us"]
         ch = "-" if r["charged_us"] is None else f"{r['charged_us'] / 1e3:.1f}"
@@ -161,10 +179,13 @@ def show(recs, out=sys.stdout, phy=None):
         dbl = "-"
         if phy is not None and r["down"]["attempts"]:
             dbl = f"{doubling_idle_us(phy, r['down']['ppdu_failures'] / r['down']['attempts']):.0f}"
+        hook = "-"
+        if phy is not None and r.get("hook_cw"):
+            hook = f"{window_idle_us(phy, r['hook_cw']):.0f}"
         print(f"sta{r['station']:<5} {ch:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
               f"{r['down']['frames']:>11}  {_per_frame(r['down']):>8}  "
               f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}  "
-              f"{failed:>19}  {idle:>15}  {dbl:>19}", file=out)
+              f"{failed:>19}  {idle:>15}  {dbl:>19}  {hook:>15}", file=out)
 
 
 def show_inputs(recs, out=sys.stdout, phy=None):

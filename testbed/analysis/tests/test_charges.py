@@ -8,6 +8,7 @@ import tempfile
 import unittest
 
 from airfair_analysis.charges import (breakdown, doubling_idle_us, main, medium_phy, show,
+                                      window_idle_us,
                                       show_inputs)
 
 
@@ -75,8 +76,9 @@ class Charges(unittest.TestCase):
         out = io.StringIO()
         show(breakdown(self.p), out, phy=a)
         lines = out.getvalue().splitlines()
-        self.assertEqual(lines[1].split()[-1], f"{by_hand(0.4):.0f}")     # 4 of 10 failed
-        self.assertEqual(lines[2].split()[-1], "110")     # 0 of 2 failed: 110.5 (BE's)
+        self.assertEqual(lines[1].split()[-2], f"{by_hand(0.4):.0f}")     # 4 of 10 failed
+        self.assertEqual(lines[2].split()[-2], "110")     # 0 of 2 failed: 110.5 (BE's)
+        self.assertEqual(lines[1].split()[-1], "-")       # no cw_scale from the hook
 
     def test_inputs(self):
         # the hook's figures: the end snapshot, or the class trace's mean where there is one
@@ -122,6 +124,25 @@ class Charges(unittest.TestCase):
         show_inputs(breakdown(self.p), out, phy=medium_phy(self.p))
         self.assertEqual(out.getvalue().splitlines()[1].split()[4], "1.20")
 
+    def test_hook_window(self):
+        # 802.11a BE: AIFS 43 us, CWmin 15, CWmax 1023, 9 us slots
+        open(self.p + "-medium.conf", "w").write("seed 7\nphy 5g 11a\n")
+        a = medium_phy(self.p)
+        self.assertAlmostEqual(window_idle_us(a, 1.0), 110.5)          # CWmin's
+        self.assertAlmostEqual(window_idle_us(a, 1.4375), 43 + 9 * 22 / 2)
+        self.assertAlmostEqual(window_idle_us(a, 128), 43 + 9 * 1023 / 2)   # CWmax
+        # the class trace's mean of the hook's cw_scale: (16 + 30) / 2 / 16
+        with open(self.p + "-class-trace.txt", "w") as f:
+            for t, cw in ((1.0, 16), (2.0, 30)):
+                f.write(f"{t} " + json.dumps({"station": {
+                    "addr": "aa", "source": "hook", "airtime_us": 1990, "upload_frames": 0,
+                    "ampdu_x16": 16, "loss": 0, "cw_scale_x16": cw}}) + "\n")
+        s1 = breakdown(self.p)[0]
+        self.assertAlmostEqual(s1["hook_cw"], 1.4375)
+        out = io.StringIO()
+        show([s1], out, phy=a)
+        self.assertEqual(out.getvalue().splitlines()[1].split()[-1], "142")
+
     def test_show_and_errors(self):
         out = io.StringIO()
         show(breakdown(self.p), out)
@@ -130,8 +151,8 @@ class Charges(unittest.TestCase):
         self.assertIn("1.50", lines[2])
         self.assertIn("500", lines[2])      # station 2's up us/frame
         # 4 of 10 failed, 90 / 10 us; no medium config: no doubling figure
-        self.assertEqual(lines[1].split()[-3:], ["40", "9", "-"])
-        self.assertEqual(lines[2].split()[-3:], ["0", "5", "-"])     # VO: 0 of 2, 10 / 2 us
+        self.assertEqual(lines[1].split()[-4:], ["40", "9", "-", "-"])
+        self.assertEqual(lines[2].split()[-4:], ["0", "5", "-", "-"])     # VO: 0 of 2, 10 / 2 us
         os.remove(self.p + "-c1.json")
         self.assertIsNone(breakdown(self.p)[0]["charged_us"])
         with contextlib.redirect_stderr(io.StringIO()) as err:
