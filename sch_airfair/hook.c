@@ -179,7 +179,6 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->ack_x16 = 0;
 			sta->ppdu_loss_q16 = 0;
 			sta->cw_x16 = 0;
-			sta->cw_loss_q16 = 0;
 			sta->has_up_rate = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
@@ -212,13 +211,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 				  AIRFAIR_MAX_AMPDU * AIRFAIR_AMPDU_ONE);
 	sta->ack_x16 = min_t(u32, u->ack_x16, sta->ampdu_x16);
 	sta->ppdu_loss_q16 = min_t(u32, u->ppdu_loss, AIRFAIR_LOSS_ONE - 1);
-	if (sta->cw_x16 != u->cw_x16) {
-		sta->cw_x16 = min_t(u32, u->cw_x16, U16_MAX);
-		sta->cw_loss_q16 =
-			min_t(u32, airfair_cw_scale_loss_q16(sta->cw_x16,
-							     q->cfg.timing.retries),
-			      AIRFAIR_LOSS_ONE - 1);
-	}
+	sta->cw_x16 = min_t(u32, u->cw_x16, U16_MAX);
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;

@@ -247,6 +247,11 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 		airfair_default_rate(&c->timing, &sta->rate);
 	if (sta == q->mcast)
 		sta->loss_q16 = 0;
+	/* at the retry limit in force: tc may have changed it */
+	sta->cw_loss_q16 = sta->source != AIRFAIR_SRC_HOOK ? 0 :
+			   min_t(u32, airfair_cw_scale_loss_q16(sta->cw_x16,
+							       c->timing.retries),
+				 AIRFAIR_LOSS_ONE - 1);
 	ampdu_x16 = airfair_sta_ampdu(c, sta);
 	if (airfair_costs_at(c, &sta->rate, sta->loss_q16,
 			     airfair_sta_ppdu_loss(sta), ampdu_x16,
