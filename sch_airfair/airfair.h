@@ -313,7 +313,6 @@ struct airfair_sta {
 	u16 ack_x16;			/* hook: MPDUs acked per PPDU, 1/16 */
 	u32 ppdu_loss_q16;		/* hook: PPDUs with no ACK/BlockAck */
 	u16 cw_x16;			/* hook: their window, mean 2^retry, 1/16 */
-	u32 cw_loss_q16;		/* the PPDU loss whose chain waits that */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	struct tc_airfair_rate up_rate;
 	u32 up_loss_q16;		/* its received frames' Retry share */

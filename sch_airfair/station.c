@@ -192,13 +192,18 @@ static u32 airfair_sta_up_loss(const struct airfair_sta *sta)
  * no ACK or BlockAck at all, and those bunch on first attempts (rate
  * control tries fast, then falls back), so the hook reports the window
  * its attempts waited (patch 397), and the charge's chain doubles at the
- * PPDU loss whose attempts wait as long. A loss set with tc is a
- * per-attempt one, and doubles the window as the standard's model has it.
+ * PPDU loss whose attempts wait as long, at the retry limit in force (tc
+ * may change it). A loss set with tc is a per-attempt one, and doubles the
+ * window as the standard's model has it.
  */
-static u32 airfair_sta_ppdu_loss(const struct airfair_sta *sta)
+static u32 airfair_sta_ppdu_loss(const struct airfair_config *c,
+				 const struct airfair_sta *sta)
 {
-	return sta->source == AIRFAIR_SRC_HOOK ? sta->cw_loss_q16 :
-						  sta->loss_q16;
+	if (sta->source != AIRFAIR_SRC_HOOK)
+		return sta->loss_q16;
+	return min_t(u32, airfair_cw_scale_loss_q16(sta->cw_x16,
+						    c->timing.retries),
+		     AIRFAIR_LOSS_ONE - 1);
 }
 
 /*
@@ -239,7 +244,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
 	struct airfair_sta_costs up;
-	u32 up_loss;
+	u32 up_loss, ppdu_loss;
 	u16 ampdu_x16;
 	s64 delta;
 
@@ -247,15 +252,10 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 		airfair_default_rate(&c->timing, &sta->rate);
 	if (sta == q->mcast)
 		sta->loss_q16 = 0;
-	/* at the retry limit in force: tc may have changed it */
-	sta->cw_loss_q16 = sta->source != AIRFAIR_SRC_HOOK ? 0 :
-			   min_t(u32, airfair_cw_scale_loss_q16(sta->cw_x16,
-							       c->timing.retries),
-				 AIRFAIR_LOSS_ONE - 1);
+	ppdu_loss = airfair_sta_ppdu_loss(c, sta);
 	ampdu_x16 = airfair_sta_ampdu(c, sta);
-	if (airfair_costs_at(c, &sta->rate, sta->loss_q16,
-			     airfair_sta_ppdu_loss(sta), ampdu_x16,
-			     &sta->costs)) {
+	if (airfair_costs_at(c, &sta->rate, sta->loss_q16, ppdu_loss,
+			     ampdu_x16, &sta->costs)) {
 		/* Settings were validated on the way in: this cannot fail. */
 		WARN_ON_ONCE(1);
 		return;
@@ -278,9 +278,8 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	delta = airfair_sta_attempts_delta_q16(c, sta, ampdu_x16);
 	if (delta) {
 		bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
-		u32 q = airfair_sta_ppdu_loss(sta);
 		u64 be = airfair_attempt_fixed_ns(&c->timing, AIRFAIR_AC_BE,
-						  agg, q);
+						  agg, ppdu_loss);
 
 		airfair_affine_add_attempts(&sta->costs.data, delta, be);
 		airfair_affine_add_attempts(&sta->costs.tcp_down, delta, be);
@@ -288,7 +287,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 		airfair_affine_add_attempts(&sta->costs.ack, delta, c->ack_prio ?
 					    airfair_attempt_fixed_ns(&c->timing,
 								     AIRFAIR_AC_VO,
-								     agg, q) : be);
+								     agg, ppdu_loss) : be);
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
 }
