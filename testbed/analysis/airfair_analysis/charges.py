@@ -11,10 +11,11 @@ it (`doubling us/attempt`: AIFS + the mean backoff of a chain that doubles its w
 with each failure, airtime_ref; from the run's medium config, AC BE), and the idle the
 charge takes per attempt from the window the hook saw them wait (`hook us/attempt`:
 AIFS + the mean backoff at the class trace's mean `cw_scale`, mac80211 patch 397).
-Where others contend they share the idle and the medium's is lower. An upload charged well above its air shows here as `up us/frame` below
-`charged/air`'s excess (docs/mac80211-hook.md, Uplink). A second table sets the
-download's MPDUs per PPDU attempt and PPDU attempts per delivered MPDU beside the
-figures the charge takes them from (show_inputs)."""
+Where others contend they share the idle and the medium's is lower. An upload charged
+well above its air shows here as `up us/frame` below `charged/air`'s excess
+(docs/mac80211-hook.md, Uplink). A second table sets the download's MPDUs per PPDU
+attempt and PPDU attempts per delivered MPDU beside the figures the charge takes them
+from (show_inputs)."""
 import json
 import sys
 
@@ -134,14 +135,17 @@ def medium_phy(prefix):
     return airtime_ref.PHY_BY_NAME.get(medium_conf(prefix, "phy"))
 
 
+def _aifs_us(t, ac):
+    return t["sifs_us"] + t["aifsn"][ac] * t["slot_us"]
+
+
 def doubling_idle_us(phy, q, ac=airtime_ref.AC_BE):
     """AIFS + the mean backoff per attempt, us, of a chain whose window doubles with each
     of its attempts that fails, a share q of them (airtime_ref's expected backoff over
     the expected attempts, at the PHY's preset and retry limit)."""
     t = airtime_ref.timing_preset(phy)
-    aifs = t["sifs_us"] + t["aifsn"][ac] * t["slot_us"]
     q = min(max(q, 0.0), 0.99)
-    return aifs + airtime_ref.backoff_ns(t, q, ac) / 1e3 / airtime_ref.attempts(q, t["retries"])
+    return _aifs_us(t, ac) + airtime_ref.backoff_ns(t, q, ac) / 1e3 / airtime_ref.attempts(q, t["retries"])
 
 
 def window_idle_us(phy, cw_scale, ac=airtime_ref.AC_BE):
@@ -150,7 +154,7 @@ def window_idle_us(phy, cw_scale, ac=airtime_ref.AC_BE):
     t = airtime_ref.timing_preset(phy)
     cwmin, cwmax = airtime_ref.ac_cw(t, ac)
     cw = min((cwmin + 1) * cw_scale - 1, cwmax)
-    return t["sifs_us"] + t["aifsn"][ac] * t["slot_us"] + t["slot_us"] * cw / 2
+    return _aifs_us(t, ac) + t["slot_us"] * cw / 2
 
 
 def _per_frame(d):
