@@ -528,6 +528,8 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 
 			cell->idle_ns += w / c->ntx;
 			c->idle_ns += w / c->ntx;
+			/* the window its backoff was drawn from, in CWmin + 1 */
+			cell->cw_units += (a->cw + 1) / (a->p.cwmin + 1);
 		}
 		cell->attempts++;
 		if (c->ntx > 1) {
@@ -809,7 +811,13 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	}
 	MED_LOG(m, 2, "radio %d ac %d: A-MPDU of %d, %d acknowledged\n", tx->radio, tx->ac,
 		tx->nagg, got);
-	if (tx->ok) {
+	/*
+	 * The window resets where the exchange is reported: a BlockAck came
+	 * back, or a frame ran out of attempts (as a frame sent alone resets
+	 * it when dropped), so that each report's retry chain tells the
+	 * windows its attempts waited.
+	 */
+	if (rep) {
 		a->retry = 0;
 		a->cw = a->p.cwmin;
 	} else {
@@ -1025,7 +1033,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
 					"\"collisions\": %llu, \"ppdu_failures\": %llu, "
 					"\"queue_drops\": %llu, \"ampdus\": %llu, "
-					"\"ampdu_mpdus\": %llu, \"told\": %llu",
+					"\"ampdu_mpdus\": %llu, \"told\": %llu, \"cw_units\": %llu",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
 					c->data_ns / 1000.0, c->ovh_ns / 1000.0, c->idle_ns / 1000.0,
@@ -1035,7 +1043,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->collisions,
 					(unsigned long long)c->ppdu_fails, (unsigned long long)c->qdrops,
 					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus,
-					(unsigned long long)c->told);
+					(unsigned long long)c->told, (unsigned long long)c->cw_units);
 				med_json_rate1(out, c);
 				first = false;
 			}

@@ -108,6 +108,7 @@ struct med_cell {
 	uint64_t failures;	/* MPDUs dropped after the retry limit */
 	uint64_t collisions;	/* attempts that collided */
 	uint64_t ppdu_fails;	/* attempts without an ACK or BlockAck */
+	uint64_t cw_units;	/* sum of (CW + 1) / (CWmin + 1) the attempts waited */
 	uint64_t qdrops;	/* dropped at enqueue: queue full */
 	uint64_t ampdus;	/* A-MPDU attempts (two or more MPDUs) */
 	uint64_t ampdu_mpdus;	/* MPDUs in them */

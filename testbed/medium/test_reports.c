@@ -4,7 +4,9 @@
  * their counts sum to the link's attempts and their acknowledgements to its
  * delivered MPDUs, each attempt at the rate it went at, whatever the chain of
  * the frame that carries the report (rate control samples other rates, and
- * mac80211's hook charges each attempt's fixed air from these counts).
+ * mac80211's hook charges each attempt's fixed air from these counts); and
+ * their retry chains tell the contention window each attempt waited, as the
+ * hook reads them (2^i at place i, up to CWmax), per receiver.
  * TAP on stdout, exit 1 on a failure.
  */
 #include <stdio.h>
@@ -17,6 +19,9 @@
 
 static int n_tests, n_fail;
 static uint64_t told, acked, reports, foreign;
+static uint64_t windows[MED_MAX_RADIOS];	/* by receiver, from the reports */
+static unsigned int cw_top;		/* doublings from CWmin to CWmax, BE */
+static double dst_per[MED_MAX_RADIOS];	/* a receiver's own loss, if set */
 static uint32_t tok_seen[16];
 static uint64_t b_cookie;		/* the frame whose report is looked at */
 static int b_mcs7;			/* MCS 7 attempts on its report */
@@ -38,6 +43,8 @@ static double per(void *ctx, int src, int dst, const struct tc_airfair_rate *r,
 	static const double by_mcs[8] = { 0.01, 0.02, 0.05, 0.1, 0.15, 0.3, 0.5, 0.95 };
 
 	*signal = -60;
+	if (dst >= 0 && dst < MED_MAX_RADIOS && dst_per[dst] > 0)
+		return dst_per[dst];
 	return psdu_len == LOST_LEN + 4 ? 1.0 : by_mcs[r->mcs & 7];
 }
 
@@ -52,8 +59,14 @@ static bool in_chain(const struct med_frame *f, uint32_t tok)
 static void on_done(void *ctx, struct med_frame *f)
 {
 	if (f->rep_len) {
+		unsigned int n = 0;
+
 		reports++;
 		acked += f->rep_ack;
+		for (int i = 0; i < f->rep_n; i++)
+			n += f->rep_count[i];
+		for (unsigned int i = 0; i < n; i++)
+			windows[f->dst] += 1u << (i < cw_top ? i : cw_top);
 		for (int i = 0; i < f->rep_n; i++) {
 			told += f->rep_count[i];
 			tok_seen[f->rep_tok[i] & 15] += f->rep_count[i];
@@ -84,7 +97,7 @@ static struct med_frame *frame(uint64_t cookie)
 
 	f->cookie = cookie;
 	f->src = 0;
-	f->dst = 1;
+	f->dst = 1 + (dst_per[2] > 0 ? cookie % 3 : 0);
 	f->ac = AIRFAIR_AC_BE;
 	f->tid = 0;
 	f->ampdu = true;
@@ -107,7 +120,46 @@ static void setup(struct medium *m, uint64_t seed)
 	m->done = on_done;
 	med_radio_add(m, 0);
 	med_radio_add(m, 1);
+	med_radio_add(m, 2);
+	med_radio_add(m, 3);
 	told = acked = reports = foreign = 0;
+	memset(windows, 0, sizeof(windows));
+	{
+		/* the frames' 5 GHz channel: 802.11a timing */
+		struct airfair_timing t;
+		struct med_edca p;
+
+		airfair_timing_preset(AIRFAIR_PHY_11A, &t);
+		med_default_edca(&t, AIRFAIR_AC_BE, &p);
+		for (cw_top = 0; ((p.cwmin + 1u) << (cw_top + 1)) <= p.cwmax + 1u; cw_top++)
+			;
+	}
+}
+
+/* the link 0 -> dst's windows from its reports against the medium's count */
+static bool windows_told(const struct medium *m, int dst)
+{
+	const struct med_cell *c = &m->cell[0][dst][AIRFAIR_AC_BE];
+
+	printf("# receiver %d: %llu PPDU attempts, %llu failed, windows %llu told, "
+	       "%llu waited\n", dst, (unsigned long long)c->attempts,
+	       (unsigned long long)c->ppdu_fails, (unsigned long long)windows[dst],
+	       (unsigned long long)c->cw_units);
+	return c->attempts && windows[dst] == c->cw_units;
+}
+
+/*
+ * NFRAMES frames in bursts of @burst, @gap_ns apart, so that some A-MPDUs
+ * are short and some frames go alone; then until every one has finished
+ */
+static void run_frames(struct medium *m, int burst, uint64_t gap_ns)
+{
+	for (int i = 1; i <= NFRAMES; i++) {
+		med_enqueue(m, frame(i));
+		if (i % burst == 0)
+			med_run_until(m, m->now + gap_ns);
+	}
+	med_run_until(m, m->now + 10000000000ULL);
 }
 
 int main(void)
@@ -116,15 +168,9 @@ int main(void)
 	const struct med_cell *c;
 	struct med_frame *a, *b;
 
-	printf("TAP version 13\n1..5\n");
+	printf("TAP version 13\n1..7\n");
 	setup(&m, 7);
-	/* in bursts, so that some A-MPDUs are short and some frames go alone */
-	for (int i = 1; i <= NFRAMES; i++) {
-		med_enqueue(&m, frame(i));
-		if (i % 7 == 0)
-			med_run_until(&m, m.now + 300000ULL);
-	}
-	med_run_until(&m, m.now + 10000000000ULL);
+	run_frames(&m, 7, 300000);
 	c = &m.cell[0][1][AIRFAIR_AC_BE];
 	printf("# %llu PPDU attempts (%llu A-MPDUs), %llu MPDUs delivered, %llu dropped; "
 	       "%llu reports told %llu attempts, %llu acknowledged; by MCS 0/4/5/7: "
@@ -137,6 +183,8 @@ int main(void)
 	      "every frame finished; A-MPDUs and frames alone");
 	check(told == c->attempts, "the reports tell every PPDU attempt once");
 	check(acked == c->frames, "their acknowledgements sum to the MPDUs delivered");
+	check(windows_told(&m, 1) && c->cw_units > c->attempts,
+	      "their retry chains tell the window each attempt waited");
 
 	/*
 	 * A (MCS 7 once, then MCS 5 twice; never gets through) ahead of B (MCS
@@ -167,5 +215,20 @@ int main(void)
 	      "a sampled rate's failure, an A-MPDU, a drop: 3 attempts, 3 told");
 	check(b_mcs7 == 1, "the MCS 7 attempt is told at MCS 7 on the report of a frame "
 	      "whose chain lacks it");
+
+	/*
+	 * Three receivers at 10, 35 and 60 % MPDU loss sharing the AP's BE
+	 * window, which doubles after a failure to one and resets after a
+	 * success to any: each one's reports tell the windows its attempts
+	 * waited, chains past CWmax included.
+	 */
+	dst_per[1] = 0.1;
+	dst_per[2] = 0.35;
+	dst_per[3] = 0.6;
+	setup(&m, 13);
+	run_frames(&m, 5, 200000);
+	check(windows_told(&m, 1) & windows_told(&m, 2) & windows_told(&m, 3) &&
+	      m.cell[0][3][AIRFAIR_AC_BE].cw_units > 4 * m.cell[0][3][AIRFAIR_AC_BE].attempts / 3,
+	      "each receiver's retry chains tell its windows where three share the AP's");
 	return n_fail ? 1 : 0;
 }

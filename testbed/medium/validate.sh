@@ -233,11 +233,12 @@ check "$([ $rc = 2 ] && grep -q "$cfg:1: queue-limit '2049': want frames in \[1,
 	"config error names file:line (queue-limit beyond 2048): $msg"
 rm -f "$cfg"
 
-# 47: the A-MPDU reports of a lossy BlockAck link tell each PPDU attempt once, at its rate
+# 47: the A-MPDU reports of a lossy BlockAck link tell each PPDU attempt once, at its rate,
+# and the windows the attempts waited
 res=$("$O/test_reports" 2>&1); rc=$?
 sed 's/^/#   /' <<<"$res"
-check "$([ $rc = 0 ] && [ "$(grep -c '^ok' <<<"$res")" = 5 ] && echo 1 || echo 0)" \
-	"A-MPDU reports tell every PPDU attempt once, each at its own rate ($(grep -c '^ok' <<<"$res")/5)"
+check "$([ $rc = 0 ] && [ "$(grep -c '^ok' <<<"$res")" = 7 ] && echo 1 || echo 0)" \
+	"A-MPDU reports tell every PPDU attempt once, each at its own rate, and its window ($(grep -c '^ok' <<<"$res")/7)"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]
