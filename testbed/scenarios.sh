@@ -19,8 +19,8 @@
 # the start, by the longest guest so far; a guest not booted leaves skipped.txt (make
 # check on a slow machine: the smoke judge reports it as SKIP). --trace: airfair's qdisc
 # and class stats about once a second while measured, saved as Q-DIR-class-trace.txt (a
-# time, then the qdisc's JSON array or a station's JSON, per line; two forks a second in
-# the guest). NAMEs run in the order given. A guest that died of an emulator artifact
+# time, then the qdisc's JSON array, a station's JSON or the medium's links, per line;
+# three forks a second in the guest). NAMEs run in the order given. A guest that died of an emulator artifact
 # (tcg_artifact below) is booted once more; retried.txt beside its results says why.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -447,7 +447,10 @@ fair_run() {
 		[ "${mv:-0}" -gt "$FAIR_MPEAK" ] && FAIR_MPEAK=$mv
 		case ${FAIR_CLASS_TRACE:-0}:$q in 1:airfair*)
 			{ tc -j -s qdisc show dev "$AP_IF"; echo
-			  tc -j -s class show dev "$AP_IF"; } | grep '^[[{]' | sed "s/^/$EPOCHREALTIME /" \
+			  tc -j -s class show dev "$AP_IF"
+			  # the medium's ground truth beside them (its stats file, 250 ms old at most)
+			  jq -c '{medium: {sim_time_us: .medium.sim_time_us, links: .medium.links}}' \
+				"$AIRFAIR_MEDIUM_STATS"; } | grep '^[[{]' | sed "s/^/$EPOCHREALTIME /" \
 				>> "$WIFI_DIR/class-trace.txt" ;;
 		esac
 		sleep 0.8

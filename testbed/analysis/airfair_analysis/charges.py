@@ -10,12 +10,17 @@ no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
 it (`doubling us/attempt`: AIFS + the mean backoff of a chain that doubles its window
 with each failure, airtime_ref; from the run's medium config, AC BE), and the idle the
 charge takes per attempt from the window the hook saw them wait (`hook us/attempt`:
-AIFS + the mean backoff at the class trace's mean `cw_scale`, mac80211 patch 397).
+AIFS + the mean backoff at the class trace's mean `cw_scale`, mac80211 patch 397), and
+that window beside the medium's (`window medium/hook`: CWmin + 1 each attempt's backoff
+was drawn from, over the attempts).
 Where others contend they share the idle and the medium's is lower. An upload charged
 well above its air shows here as `up us/frame` below `charged/air`'s excess
 (docs/mac80211-hook.md, Uplink). A second table sets the download's MPDUs per PPDU
 attempt and PPDU attempts per delivered MPDU beside the figures the charge takes them
-from (show_inputs)."""
+from (show_inputs). With --from S (steady state) every figure is taken from the class
+trace's first sample at least S seconds after its first one to the end of the run, so
+that rate control's first seconds are left out: the trace must carry the medium's links
+(testbed/scenarios.sh --trace saves them beside airfair's classes)."""
 import json
 import sys
 
@@ -32,10 +37,12 @@ def window(m0, m1, tx, rx):
     """The link tx -> rx over the window (m1 - m0), every AC: air + idle, the idle alone,
     frames (MPDUs delivered), attempts (PPDUs), those without an ACK or BlockAck, A-MPDU
     attempts and their MPDUs, bytes, the PPDU attempts the TX statuses told rate control
-    and the hook (0 from a medium that does not count them), and the bytes first tried
-    at each rate."""
+    and the hook (0 from a medium that does not count them), the windows their backoffs
+    were drawn from in CWmin + 1 (cw_units, 0 from an older medium) and the bytes first
+    tried at each rate."""
     out = {"air_us": 0.0, "idle_us": 0.0, "frames": 0, "attempts": 0, "ppdu_failures": 0,
-           "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "first_rate_bytes": {}}
+           "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "cw_units": 0,
+           "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
             if link["tx"] != tx or link["rx"] != rx:
@@ -43,7 +50,7 @@ def window(m0, m1, tx, rx):
             out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
             out["idle_us"] += sign * link.get("backoff_idle_us", 0)
             for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes",
-                      "told"):
+                      "told", "cw_units"):
                 out[k] += sign * link.get(k, 0)
             frb = out["first_rate_bytes"]
             for rate, n in link.get("first_rate_bytes", {}).items():
@@ -59,11 +66,48 @@ def mpdu_loss(w):
     return 1 - w["frames"] / tries if tries > 0 else None
 
 
-def hook_means(prefix):
+def _trace(prefix):
+    """The class trace's samples in time order: (time s, [stations' class JSON],
+    medium links or None) per sample; [] without a trace."""
+    try:
+        f = open(prefix + "-class-trace.txt")
+    except OSError:
+        return []
+    by_t = {}
+    with f:
+        for line in f:
+            stamp, _, rest = line.partition(" ")
+            if not rest.startswith("{"):
+                continue
+            rec = by_t.setdefault(float(stamp), [[], None])
+            obj = json.loads(rest)
+            if "station" in obj:
+                rec[0].append(obj["station"])
+            elif "medium" in obj:
+                rec[1] = obj["medium"]["links"]
+    return [(t, st, links) for t, (st, links) in sorted(by_t.items())]
+
+
+def steady_start(prefix, skip_s):
+    """(time, classes by MAC, medium links) of the class trace's first sample at least
+    skip_s seconds after its first that has the medium's links; ValueError without."""
+    samples = _trace(prefix)
+    if not samples:
+        raise ValueError("no class trace (testbed/scenarios.sh --trace)")
+    t0 = samples[0][0]
+    for t, stations, links in samples:
+        if t - t0 >= skip_s and links is not None:
+            return t, {st["addr"]: st for st in stations if "addr" in st}, links
+    if all(links is None for _, _, links in samples):
+        raise ValueError("the class trace has no medium links (an older testbed)")
+    raise ValueError(f"the class trace ends before {skip_s} s")
+
+
+def hook_means(prefix, since=None):
     """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU), loss, MPDUs
     acknowledged per PPDU attempt and the window its attempts waited (`cw_scale`; None
     where it reports none) averaged over the class trace's samples of it
-    (testbed/scenarios.sh --trace); {} without a trace.
+    (testbed/scenarios.sh --trace), from the sample at time since on; {} without a trace.
     One snapshot at the end of a run says little: both move by tens of per cent from one
     report to the next on a dilated medium."""
     sums = {}
@@ -73,8 +117,8 @@ def hook_means(prefix):
         return {}
     with f:
         for line in f:
-            _, _, rest = line.partition(" ")
-            if not rest.startswith("{"):
+            stamp, _, rest = line.partition(" ")
+            if not rest.startswith("{") or (since is not None and float(stamp) < since):
                 continue
             st = json.loads(rest).get("station")
             if not st or st.get("source") != "hook" or not st.get("ampdu_x16"):
@@ -93,9 +137,10 @@ def hook_means(prefix):
             for mac, (n, a, q, m, k, c, w) in sums.items()}
 
 
-def breakdown(prefix):
+def breakdown(prefix, skip_s=None):
     """A dict per station of the run under PREFIX (see the module's text); the medium's
-    figures are the window's (m1 - m0), airfair's c1 - c0 (None without class stats)."""
+    figures are the window's (m1 - m0), airfair's c1 - c0 (None without class stats);
+    with skip_s, from steady_start() on instead of m0 and c0."""
     with open(prefix + "-stations.txt") as f:
         stations = [(int(i), mac) for i, mac in (line.split() for line in f if line.strip())]
     m0, m1 = _links(prefix + "-m0.json"), _links(prefix + "-m1.json")
@@ -103,7 +148,10 @@ def breakdown(prefix):
         c0, c1 = _classes(prefix + "-c0.json"), _classes(prefix + "-c1.json")
     except OSError:
         c0 = c1 = None
-    means = hook_means(prefix)
+    since = None
+    if skip_s is not None:
+        since, c0, m0 = steady_start(prefix, skip_s)
+    means = hook_means(prefix, since)
     out = []
     for i, mac in sorted(stations):
         rec = {"station": i, "mac": mac}
@@ -170,10 +218,11 @@ def _per_attempt(d):
             f"{d['idle_us'] / d['attempts']:.0f}")
 
 
-def show(recs, out=sys.stdout, phy=None):
+def show(recs, out=None, phy=None):
+    out = out or sys.stdout
     print("station  charged ms  air+idle ms  charged/air  down frames  us/frame  "
           "up frames  us/frame  upload counted  down PPDUs failed %  idle us/attempt  "
-          "doubling us/attempt  hook us/attempt", file=out)
+          "doubling us/attempt  hook us/attempt  window medium/hook", file=out)
     for r in recs:
         air = r["down"]["air_us"] + r["up"]["air_us"]
         ch = "-" if r["charged_us"] is None else f"{r['charged_us'] / 1e3:.1f}"
@@ -186,13 +235,17 @@ def show(recs, out=sys.stdout, phy=None):
         hook = "-"
         if phy is not None and r.get("hook_cw"):
             hook = f"{window_idle_us(phy, r['hook_cw']):.0f}"
+        win = "-"
+        if r["down"]["attempts"] and r["down"]["cw_units"]:
+            win = f"{r['down']['cw_units'] / r['down']['attempts']:.2f}/"
+            win += f"{r['hook_cw']:.2f}" if r.get("hook_cw") else "-"
         print(f"sta{r['station']:<5} {ch:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
               f"{r['down']['frames']:>11}  {_per_frame(r['down']):>8}  "
               f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}  "
-              f"{failed:>19}  {idle:>15}  {dbl:>19}  {hook:>15}", file=out)
+              f"{failed:>19}  {idle:>15}  {dbl:>19}  {hook:>15}  {win:>18}", file=out)
 
 
-def show_inputs(recs, out=sys.stdout, phy=None):
+def show_inputs(recs, out=None, phy=None):
     """The download's figures the charge is built from, the medium's beside the model's:
     MPDUs per PPDU attempt (medium / the hook's A-MPDU length, the class trace's mean,
     else its value at the end of the run), PPDU attempts per delivered MPDU (medium /
@@ -203,6 +256,7 @@ def show_inputs(recs, out=sys.stdout, phy=None):
     the medium's busy air and AIFS + backoff per delivered MPDU. Needs the retry limit of
     the run's PHY for the loss's attempts ("-" without a medium config or the hook's
     figures)."""
+    out = out or sys.stdout
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
     print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  told  charged  "
           "busy us/MPDU  idle us/MPDU", file=out)
@@ -224,12 +278,13 @@ def show_inputs(recs, out=sys.stdout, phy=None):
               f"{d['idle_us'] / d['frames']:>12.0f}", file=out)
 
 
-def prefix_main(module, breakdown_fn, show_fn, argv=None):
-    """The command line of a per-run breakdown: one PREFIX, its table or an error."""
+def prefix_main(module, breakdown_fn, show_fn, argv=None, options=""):
+    """The command line of a per-run breakdown: one PREFIX (after the OPTIONS the
+    caller took), its table or an error."""
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        print(f"usage: python3 -m airfair_analysis.{module} PREFIX  (e.g. DIR/airfair)",
-              file=sys.stderr)
+        print(f"usage: python3 -m airfair_analysis.{module} {options}PREFIX  "
+              "(e.g. DIR/airfair)", file=sys.stderr)
         return 2
     try:
         show_fn(breakdown_fn(argv[0]))
@@ -240,14 +295,26 @@ def prefix_main(module, breakdown_fn, show_fn, argv=None):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+    argv = list(sys.argv[1:] if argv is None else argv)
+    skip_s = None
+    if len(argv) == 3 and argv[0] == "--from":
+        try:
+            skip_s = float(argv[1])
+        except ValueError:
+            skip_s = -1.0
+        if not skip_s >= 0:
+            print(f"airfair_analysis.charges: --from {argv[1]}: not a number of seconds",
+                  file=sys.stderr)
+            return 2
+        argv = argv[2:]
     phy = medium_phy(argv[0]) if len(argv) == 1 else None
 
     def both(recs):
         show(recs, phy=phy)
         print()
         show_inputs(recs, phy=phy)
-    return prefix_main("charges", breakdown, both, argv)
+    return prefix_main("charges", lambda p: breakdown(p, skip_s), both, argv,
+                       options="[--from S] ")
 
 
 if __name__ == "__main__":

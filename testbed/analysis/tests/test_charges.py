@@ -76,9 +76,9 @@ class Charges(unittest.TestCase):
         out = io.StringIO()
         show(breakdown(self.p), out, phy=a)
         lines = out.getvalue().splitlines()
-        self.assertEqual(lines[1].split()[-2], f"{by_hand(0.4):.0f}")     # 4 of 10 failed
-        self.assertEqual(lines[2].split()[-2], "110")     # 0 of 2 failed: 110.5 (BE's)
-        self.assertEqual(lines[1].split()[-1], "-")       # no cw_scale from the hook
+        self.assertEqual(lines[1].split()[-3], f"{by_hand(0.4):.0f}")     # 4 of 10 failed
+        self.assertEqual(lines[2].split()[-3], "110")     # 0 of 2 failed: 110.5 (BE's)
+        self.assertEqual(lines[1].split()[-2:], ["-", "-"])   # no cw_scale, no cw_units
 
     def test_inputs(self):
         # the hook's figures: the end snapshot, or the class trace's mean where there is one
@@ -141,7 +141,49 @@ class Charges(unittest.TestCase):
         self.assertAlmostEqual(s1["hook_cw"], 1.4375)
         out = io.StringIO()
         show([s1], out, phy=a)
-        self.assertEqual(out.getvalue().splitlines()[1].split()[-1], "142")
+        self.assertEqual(out.getvalue().splitlines()[1].split()[-2:], ["142", "-"])
+        # the medium's windows: 13 - 3 CWmin + 1 over its 10 attempts, beside the hook's
+        for name, units in (("-m0.json", 3), ("-m1.json", 13)):
+            m = json.load(open(self.p + name))
+            m["medium"]["links"][0]["cw_units"] = units
+            json.dump(m, open(self.p + name, "w"))
+        out = io.StringIO()
+        show(breakdown(self.p), out, phy=a)
+        self.assertEqual(out.getvalue().splitlines()[1].split()[-1], "1.00/1.44")
+
+    def test_steady(self):
+        # --from S: from the class trace's first sample S s after its first that has the
+        # medium's links, to the end of the run (c1, m1)
+        def st(mac, air):
+            return json.dumps({"station": {"addr": mac, "airtime_us": air,
+                                           "upload_frames": 0}})
+        up = (1, 0, "be", 50, 5, 3)      # as m1 has it: no upload in the window
+        trace = [(10.0, 1200, [(0, 1, "be", 300, 30, 8), up]), (12.0, 1500, None),
+                 (13.0, 1700, [(0, 1, "be", 700, 70, 12), up])]
+        with open(self.p + "-class-trace.txt", "w") as f:
+            for t, air, links in trace:
+                f.write(f"{t} " + '[{"kind": "airfair"}]\n')
+                f.write(f"{t} " + st("aa", air) + "\n")
+                if links:
+                    f.write(f"{t} " + json.dumps({"medium": medium(links)["medium"]}) + "\n")
+        s1 = breakdown(self.p, 1.5)[0]      # 12.0 has no links: from 13.0
+        self.assertEqual(s1["charged_us"], 1990 - 1700)
+        self.assertEqual((s1["down"]["frames"], s1["down"]["air_us"]), (3, 330))
+        self.assertAlmostEqual(s1["charge_ratio"], 290 / 330)
+        self.assertEqual(breakdown(self.p, 0)[0]["charged_us"], 1990 - 1200)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(main(["--from", "3", self.p]), 0)
+        self.assertIn("0.88", out.getvalue())
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            self.assertEqual(main(["--from", "4", self.p]), 1)      # the trace ends first
+            self.assertEqual(main(["--from", "-1", self.p]), 2)
+            self.assertEqual(main(["--from", "x", self.p]), 2)
+        self.assertIn("ends before 4.0 s", err.getvalue())
+        self.assertIn("--from x: not a number of seconds", err.getvalue())
+        with open(self.p + "-class-trace.txt", "w") as f:      # an older testbed's trace
+            f.write("10.0 " + st("aa", 1200) + "\n")
+        with self.assertRaisesRegex(ValueError, "no medium links"):
+            breakdown(self.p, 0)
 
     def test_show_and_errors(self):
         out = io.StringIO()
@@ -151,8 +193,8 @@ class Charges(unittest.TestCase):
         self.assertIn("1.50", lines[2])
         self.assertIn("500", lines[2])      # station 2's up us/frame
         # 4 of 10 failed, 90 / 10 us; no medium config: no doubling figure
-        self.assertEqual(lines[1].split()[-4:], ["40", "9", "-", "-"])
-        self.assertEqual(lines[2].split()[-4:], ["0", "5", "-", "-"])     # VO: 0 of 2, 10 / 2 us
+        self.assertEqual(lines[1].split()[-5:], ["40", "9", "-", "-", "-"])
+        self.assertEqual(lines[2].split()[-5:], ["0", "5", "-", "-", "-"])     # VO: 0 of 2, 10 / 2 us
         os.remove(self.p + "-c1.json")
         self.assertIsNone(breakdown(self.p)[0]["charged_us"])
         with contextlib.redirect_stderr(io.StringIO()) as err:
