@@ -38,7 +38,7 @@ require_cmd iw hostapd wpa_supplicant iperf3 jq
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 [ -f "/lib/modules/$(uname -r)/updates/mac80211_hwsim.ko" ] ||
 	ktap_skip_all "needs the testbed's mac80211_hwsim (testbed/hwsim-patches/build.sh; vm/run.sh --modules build/KVER/hwsim)"
-ktap_set_plan 11
+ktap_set_plan 12
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -190,13 +190,14 @@ fi
 # airfair `ampdu auto`: the hook's MPDUs per PPDU for each station against the medium's
 # over the same seconds (MPDUs sent per PPDU attempt, frames sent alone included), and
 # the charge using it as measured.
-mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs failed-PPDUs"
+mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs failed-PPDUs
+	#				      windows" (cw_units: CWmin + 1 each attempt waited)
 	local dir=${2:-down}	# (sta->AP), a line each
 	for i in 1 2 3; do
 		jq -r --argjson i "$i" --arg d "$dir" '[.medium.links[] | select(.ac == "be" and
 			(if $d == "up" then .tx == $i and .rx == 0 else .tx == 0 and .rx == $i end))] |
-			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0) \(map(.ppdu_failures) | add // 0)"' \
-			"$1" 2>/dev/null || echo "0 0 0 0"
+			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0) \(map(.ppdu_failures) | add // 0) \(map(.cw_units // 0) | add // 0)"' \
+			"$1" 2>/dev/null || echo "0 0 0 0 0"
 	done
 }
 # sample TAG: after 5 s, airfair's class stats 12 times, 0.5 s apart, into TAG-class.json,
@@ -216,10 +217,12 @@ if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 	ktap_test_skip "airfair charges the hook's A-MPDU length" "mac80211 without the TX report hook"
 	ktap_test_skip "the hook's acknowledged MPDUs per PPDU attempt" "mac80211 without the TX report hook"
 	ktap_test_skip "the hook's PPDU attempts without a BlockAck" "mac80211 without the TX report hook"
+	ktap_test_skip "the window the hook's PPDU attempts waited" "mac80211 without the TX report hook"
 elif ! airfair_load || ! tc qdisc replace dev "$AP_IF" root airfair 11n-5g; then
 	ktap_test_fail "airfair charges the hook's A-MPDU length (airfair not installed)"
 	ktap_test_fail "the hook's acknowledged MPDUs per PPDU attempt (airfair not installed)"
 	ktap_test_fail "the hook's PPDU attempts without a BlockAck (airfair not installed)"
+	ktap_test_fail "the window the hook's PPDU attempts waited (airfair not installed)"
 else
 	for i in 1 2 3; do
 		ip netns exec "$(sta_ns "$i")" iperf3 -s -D -p $((5320 + i))
@@ -237,10 +240,11 @@ else
 	wait "${clients[@]}"
 	mapfile -t m0 < <(mpdus "$WIFI_DIR/before-af.json")
 	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-af.json")
-	ok=1 msg="" ack_ok=1 ack_msg="" pl_ok=1 pl_msg=""
+	ok=1 msg="" ack_ok=1 ack_msg="" pl_ok=1 pl_msg="" cw_ok=1 cw_msg=""
+	for k in $(seq 12); do mpdus "$WIFI_DIR/af-m$k.json" > "$WIFI_DIR/af-m$k.txt"; done
 	for i in 1 2 3; do
-		read -r a0 n0 d0 f0 <<< "${m0[i - 1]}"
-		read -r a1 n1 d1 f1 <<< "${m1[i - 1]}"
+		read -r a0 n0 d0 f0 w0 <<< "${m0[i - 1]}"
+		read -r a1 n1 d1 f1 w1 <<< "${m1[i - 1]}"
 		read -r used last meas <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
 			'[.[] | (.station // empty) | select(.addr == $a)] |
 			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // 0) | add / (length + 0.0001))"' \
@@ -281,6 +285,21 @@ else
 		pl_msg+="sta$i: hook $pl medium $ptruth; "
 		awk -v m="$pl" -v t="$ptruth" 'BEGIN{d = m - t; if (d < 0) d = -d
 			exit !(d <= 0.1 + 0.25 * t)}' || pl_ok=0
+		# the window they waited (cw_scale, patch 397; up to the AC's CWmax, 399)
+		# against the medium's cw_units over its attempts from the first sample to the
+		# last, each sample weighed by the attempts since the one before (a window
+		# that read a long chain reads it until the PPDUs after push it out, which
+		# takes longest where attempts are fewest): within 0.1 + 15 % of it
+		read -r cw wtruth <<< "$(for k in $(seq 12); do sed -n "${i}p" "$WIFI_DIR/af-m$k.txt"; done |
+			awk -v a0="$a0" -v w0="$w0" -v cws="$(jq -r -s --arg a "${STA_MAC[i]}" \
+				'[.[] | (.station // empty) | select(.addr == $a) | .cw_scale // 0] |
+				map(tostring) | join(" ")' "$WIFI_DIR/af-class.json")" '
+			BEGIN { split(cws, h, " ") }
+			{ k++; da = $1 - a0; A += da; W += $5 - w0; H += da * h[k]; a0 = $1; w0 = $5 }
+			END { if (A > 0) printf "%.2f %.2f", H / A, W / A; else print "0 0" }')"
+		cw_msg+="sta$i: hook $cw medium $wtruth; "
+		awk -v m="$cw" -v t="$wtruth" 'BEGIN{d = m - t; if (d < 0) d = -d
+			exit !(t >= 1 && d <= 0.1 + 0.15 * t)}' || cw_ok=0
 	done
 	[ "${agg:-0}" = 1 ] || ok=0	# the medium aggregated for some station
 	if [ $ok = 1 ]; then
@@ -311,6 +330,11 @@ else
 		ktap_test_pass "the hook's PPDU attempts without a BlockAck ($pl_msg)"
 	else
 		ktap_test_fail "the hook's PPDU attempts without a BlockAck ($pl_msg)"
+	fi
+	if [ $cw_ok = 1 ]; then
+		ktap_test_pass "the window the hook's PPDU attempts waited ($cw_msg)"
+	else
+		ktap_test_fail "the window the hook's PPDU attempts waited ($cw_msg)"
 	fi
 fi
 # The uplink: TCP from each station to the AP, the hook's MPDUs per PPDU for what each
