@@ -18,8 +18,8 @@ well above its air shows here as `up us/frame` below `charged/air`'s excess
 (docs/mac80211-hook.md, Uplink). A second table sets the download's MPDUs per PPDU
 attempt and PPDU attempts per delivered MPDU beside the figures the charge takes them
 from (show_inputs). With --from S (steady state) every figure is taken from the class
-trace's first sample at least S seconds after its first one to the end of the run, so
-that rate control's first seconds are left out: the trace must carry the medium's links
+trace's first sample at least S seconds after its first one to its last, so that rate
+control's first seconds are left out: the trace must carry the medium's links
 (testbed/scenarios.sh --trace saves them beside airfair's classes)."""
 import json
 import sys
@@ -88,19 +88,22 @@ def _trace(prefix):
     return [(t, st, links) for t, (st, links) in sorted(by_t.items())]
 
 
-def steady_start(prefix, skip_s):
-    """(time, classes by MAC, medium links) of the class trace's first sample at least
-    skip_s seconds after its first that has the medium's links; ValueError without."""
-    samples = _trace(prefix)
+def steady_window(prefix, skip_s):
+    """The class trace's first sample at least skip_s seconds after its first and its
+    last, of those that have the medium's links, as (time, classes by MAC, medium links)
+    each: airfair's classes and the medium's links read together at both ends (the run's
+    end snapshots are taken apart). ValueError without two such samples."""
+    trace = _trace(prefix)
+    samples = [(t, {st["addr"]: st for st in stations if "addr" in st}, links)
+               for t, stations, links in trace if links is not None]
     if not samples:
-        raise ValueError("no class trace (testbed/scenarios.sh --trace)")
-    t0 = samples[0][0]
-    for t, stations, links in samples:
-        if t - t0 >= skip_s and links is not None:
-            return t, {st["addr"]: st for st in stations if "addr" in st}, links
-    if all(links is None for _, _, links in samples):
-        raise ValueError("the class trace has no medium links (an older testbed)")
-    raise ValueError(f"the class trace ends before {skip_s} s")
+        raise ValueError("the class trace has no medium links (testbed/scenarios.sh "
+                         "--trace, from session 47 on)")
+    t0 = trace[0][0]
+    start = next((s for s in samples if s[0] - t0 >= skip_s), None)
+    if start is None or start is samples[-1]:
+        raise ValueError(f"the class trace ends before {skip_s} s")
+    return start, samples[-1]
 
 
 def hook_means(prefix, since=None):
@@ -140,7 +143,7 @@ def hook_means(prefix, since=None):
 def breakdown(prefix, skip_s=None):
     """A dict per station of the run under PREFIX (see the module's text); the medium's
     figures are the window's (m1 - m0), airfair's c1 - c0 (None without class stats);
-    with skip_s, from steady_start() on instead of m0 and c0."""
+    with skip_s, over steady_window() instead of m0 - m1 and c0 - c1."""
     with open(prefix + "-stations.txt") as f:
         stations = [(int(i), mac) for i, mac in (line.split() for line in f if line.strip())]
     m0, m1 = _links(prefix + "-m0.json"), _links(prefix + "-m1.json")
@@ -150,7 +153,7 @@ def breakdown(prefix, skip_s=None):
         c0 = c1 = None
     since = None
     if skip_s is not None:
-        since, c0, m0 = steady_start(prefix, skip_s)
+        (since, c0, m0), (_, c1, m1) = steady_window(prefix, skip_s)
     means = hook_means(prefix, since)
     out = []
     for i, mac in sorted(stations):

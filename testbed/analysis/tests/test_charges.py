@@ -153,29 +153,31 @@ class Charges(unittest.TestCase):
 
     def test_steady(self):
         # --from S: from the class trace's first sample S s after its first that has the
-        # medium's links, to the end of the run (c1, m1)
+        # medium's links, to its last that has them (not c1, m1: read apart)
         def st(mac, air):
             return json.dumps({"station": {"addr": mac, "airtime_us": air,
                                            "upload_frames": 0}})
         up = (1, 0, "be", 50, 5, 3)      # as m1 has it: no upload in the window
         trace = [(10.0, 1200, [(0, 1, "be", 300, 30, 8), up]), (12.0, 1500, None),
-                 (13.0, 1700, [(0, 1, "be", 700, 70, 12), up])]
+                 (13.0, 1700, [(0, 1, "be", 700, 70, 12), up]),
+                 (14.0, 1900, [(0, 1, "be", 900, 90, 14), up])]
         with open(self.p + "-class-trace.txt", "w") as f:
             for t, air, links in trace:
                 f.write(f"{t} " + '[{"kind": "airfair"}]\n')
                 f.write(f"{t} " + st("aa", air) + "\n")
                 if links:
                     f.write(f"{t} " + json.dumps({"medium": medium(links)["medium"]}) + "\n")
-        s1 = breakdown(self.p, 1.5)[0]      # 12.0 has no links: from 13.0
-        self.assertEqual(s1["charged_us"], 1990 - 1700)
-        self.assertEqual((s1["down"]["frames"], s1["down"]["air_us"]), (3, 330))
-        self.assertAlmostEqual(s1["charge_ratio"], 290 / 330)
-        self.assertEqual(breakdown(self.p, 0)[0]["charged_us"], 1990 - 1200)
-        with contextlib.redirect_stdout(io.StringIO()) as out:
+        s1 = breakdown(self.p, 1.5)[0]      # 12.0 has no links: from 13.0 to 14.0
+        self.assertEqual(s1["charged_us"], 1900 - 1700)
+        self.assertEqual((s1["down"]["frames"], s1["down"]["air_us"]), (2, 220))
+        self.assertAlmostEqual(s1["charge_ratio"], 200 / 220)
+        self.assertEqual(breakdown(self.p, 0)[0]["charged_us"], 1900 - 1200)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
             self.assertEqual(main(["--from", "3", self.p]), 0)
-        self.assertIn("0.88", out.getvalue())
+        self.assertIn("0.91", out.getvalue())
         with contextlib.redirect_stderr(io.StringIO()) as err:
-            self.assertEqual(main(["--from", "4", self.p]), 1)      # the trace ends first
+            self.assertEqual(main(["--from", "4", self.p]), 1)      # no sample after it
             self.assertEqual(main(["--from", "-1", self.p]), 2)
             self.assertEqual(main(["--from", "x", self.p]), 2)
         self.assertIn("ends before 4.0 s", err.getvalue())
