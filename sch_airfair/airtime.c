@@ -576,6 +576,17 @@ u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac)
 	return max_t(u32, w, airfair_ac_cwmin(t, ac));
 }
 
+u8 airfair_ac_doublings(const struct airfair_timing *t, enum airfair_ac ac)
+{
+	u32 lo = (u32)airfair_ac_cwmin(t, ac) + 1;
+	u32 hi = (u32)airfair_ac_cwmax(t, ac) + 1;
+	u8 d = 0;
+
+	while (d < AIRFAIR_CW_DOUBLINGS && lo << (d + 1) <= hi)
+		d++;
+	return d;
+}
+
 /* (a * b) >> 32 without overflow for a < 2^40, b < 2^40. */
 static u64 af_mul_shr32(u64 a, u64 b)
 {
@@ -634,22 +645,23 @@ u32 airfair_attempts_q16(u32 loss_q16, u8 retries)
 	return (u32)((sum + (1U << 15)) >> 16);
 }
 
-u32 airfair_cw_scale_x16(u32 ppdu_loss_q16, u8 retries)
+u32 airfair_cw_scale_x16(u32 ppdu_loss_q16, u8 retries, u8 doublings)
 {
 	u64 qw = 1ULL << 32, sum = 0, scale = 0;
+	int top = min_t(int, doublings, AIRFAIR_CW_DOUBLINGS);
 	int i;
 
 	if (ppdu_loss_q16 > AIRFAIR_LOSS_ONE)
 		return 0;
 	for (i = 0; i <= retries; i++) {
 		sum += qw;
-		scale += qw << min(i, AIRFAIR_CW_DOUBLINGS);
+		scale += qw << min(i, top);
 		qw = (qw * ppdu_loss_q16) >> 16;
 	}
 	return (u32)div64_u64(scale * AIRFAIR_AMPDU_ONE + sum / 2, sum);
 }
 
-u32 airfair_cw_scale_loss_q16(u32 cw_scale_x16, u8 retries)
+u32 airfair_cw_scale_loss_q16(u32 cw_scale_x16, u8 retries, u8 doublings)
 {
 	u32 lo = 0, hi = AIRFAIR_LOSS_ONE;
 
@@ -657,7 +669,8 @@ u32 airfair_cw_scale_loss_q16(u32 cw_scale_x16, u8 retries)
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (airfair_cw_scale_x16(mid, retries) >= cw_scale_x16)
+		if (airfair_cw_scale_x16(mid, retries, doublings) >=
+		    cw_scale_x16)
 			hi = mid;
 		else
 			lo = mid + 1;

@@ -114,16 +114,19 @@ u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac);
 u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac);
 /* mac80211's hook counts cw_scale's 2^i up to here: CWmin 1 to CWmax 1023 */
 #define AIRFAIR_CW_DOUBLINGS	10
+/* doublings from the AC's CWmin to its CWmax, at most AIRFAIR_CW_DOUBLINGS */
+u8 airfair_ac_doublings(const struct airfair_timing *t, enum airfair_ac ac);
 /* expected attempts sum_{i=0}^{R} p^i, q16; 0 if loss_q16 > 65536 */
 u32 airfair_attempts_q16(u32 loss_q16, u8 retries);
 /*
  * The window a chain's attempts wait when its PPDUs fail at @ppdu_loss_q16:
- * the mean of 2^min(i, AIRFAIR_CW_DOUBLINGS) over attempts 0..R, in 1/16
- * (as mac80211's hook reports cw_scale); 0 if the loss is invalid
+ * the mean of 2^min(i, @doublings) over attempts 0..R, in 1/16 (as
+ * mac80211's hook reports cw_scale, @doublings the AC's to CWmax, at most
+ * AIRFAIR_CW_DOUBLINGS); 0 if the loss is invalid
  */
-u32 airfair_cw_scale_x16(u32 ppdu_loss_q16, u8 retries);
+u32 airfair_cw_scale_x16(u32 ppdu_loss_q16, u8 retries, u8 doublings);
 /* the PPDU loss whose chain waits @cw_scale_x16 (the least, bisected) */
-u32 airfair_cw_scale_loss_q16(u32 cw_scale_x16, u8 retries);
+u32 airfair_cw_scale_loss_q16(u32 cw_scale_x16, u8 retries, u8 doublings);
 /* PPDU duration of the control response (ACK or BlockAck) of len bytes */
 u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len);
 /*

@@ -192,18 +192,21 @@ static u32 airfair_sta_up_loss(const struct airfair_sta *sta)
  * no ACK or BlockAck at all, and those bunch on first attempts (rate
  * control tries fast, then falls back), so the hook reports the window
  * its attempts waited (patch 397), and the charge's chain doubles at the
- * PPDU loss whose attempts wait as long, at the retry limit in force (tc
- * may change it). A loss set with tc is a per-attempt one, and doubles the
+ * PPDU loss whose attempts wait as long, at the retry limit and CWmax in
+ * force (tc may change them; the hook stops at the AC's CWmax too, patch
+ * 399). A loss set with tc is a per-attempt one, and doubles the
  * window as the standard's model has it.
  */
 static u32 airfair_sta_ppdu_loss(const struct airfair_config *c,
 				 const struct airfair_sta *sta)
 {
+	u8 top = airfair_ac_doublings(&c->timing, AIRFAIR_AC_BE);
+	u32 q;
+
 	if (sta->source != AIRFAIR_SRC_HOOK)
 		return sta->loss_q16;
-	return min_t(u32, airfair_cw_scale_loss_q16(sta->cw_x16,
-						    c->timing.retries),
-		     AIRFAIR_LOSS_ONE - 1);
+	q = airfair_cw_scale_loss_q16(sta->cw_x16, c->timing.retries, top);
+	return min_t(u32, q, AIRFAIR_LOSS_ONE - 1);
 }
 
 /*

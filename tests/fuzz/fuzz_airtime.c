@@ -101,19 +101,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	airfair_attempts_q16(in.loss, in.retries);
 	{	/* the hook's window and the PPDU loss that waits it */
 		u32 s = in.dloss & 0xffff;
-		u32 q = airfair_cw_scale_loss_q16(s, in.retries);
-		u32 top = airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, in.retries);
+		u8 d = airfair_ac_doublings(&t, AIRFAIR_AC_BE);
+		u32 q = airfair_cw_scale_loss_q16(s, in.retries, d);
+		u32 top = airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, in.retries, d);
 
+		ASSERT(d <= AIRFAIR_CW_DOUBLINGS);
 		ASSERT(q <= AIRFAIR_LOSS_ONE);
+		ASSERT(top <= (16U << d));
 		ASSERT(s > top ? q == AIRFAIR_LOSS_ONE :
-		       airfair_cw_scale_x16(q, in.retries) >= s);
-		ASSERT(!q || airfair_cw_scale_x16(q - 1, in.retries) < s);
+		       airfair_cw_scale_x16(q, in.retries, d) >= s);
+		ASSERT(!q || airfair_cw_scale_x16(q - 1, in.retries, d) < s);
 		/* the window only widens with the loss (to its rounding) */
 		if (in.loss <= AIRFAIR_LOSS_ONE)
-			ASSERT(airfair_cw_scale_x16(in.loss, in.retries) <=
+			ASSERT(airfair_cw_scale_x16(in.loss, in.retries, d) <=
 			       airfair_cw_scale_x16(in.loss + (in.dloss >> 16) %
 						    (AIRFAIR_LOSS_ONE + 1 - in.loss),
-						    in.retries) + 1);
+						    in.retries, d) + 1);
 	}
 
 	loss = in.loss % (AIRFAIR_LOSS_ONE + 1);

@@ -834,34 +834,50 @@ START_TEST(test_cw_scale)
 	u32 q, s, back;
 	u64 ns;
 
-	ck_assert_uint_eq(airfair_cw_scale_x16(0, 6), 16);
+	ck_assert_uint_eq(airfair_cw_scale_x16(0, 6, 6), 16);
 	/* every attempt fails: 1, 2, ..., 64 alike, 127 / 7 */
-	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 6), 290);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 6, 6), 290);
 	/* 1 + 2q + 4q^2 over 1 + q + q^2 at q = 1/2: 3 / 1.75 */
-	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE / 2, 2), 27);
-	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE + 1, 6), 0);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE / 2, 2, 6), 27);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE + 1, 6, 6), 0);
 	/* a window at CWmin is no loss; one past the chain's, the whole */
-	ck_assert_uint_eq(airfair_cw_scale_loss_q16(16, 6), 0);
-	ck_assert_uint_eq(airfair_cw_scale_loss_q16(0, 6), 0);
-	ck_assert_uint_eq(airfair_cw_scale_loss_q16(291, 6), AIRFAIR_LOSS_ONE);
+	ck_assert_uint_eq(airfair_cw_scale_loss_q16(16, 6, 6), 0);
+	ck_assert_uint_eq(airfair_cw_scale_loss_q16(0, 6, 6), 0);
+	ck_assert_uint_eq(airfair_cw_scale_loss_q16(291, 6, 6), AIRFAIR_LOSS_ONE);
 	for (s = 17; s < 290; s += 7) {
-		q = airfair_cw_scale_loss_q16(s, 6);
-		ck_assert_uint_ge(airfair_cw_scale_x16(q, 6), s);
-		ck_assert_uint_lt(airfair_cw_scale_x16(q - 1, 6), s);
+		q = airfair_cw_scale_loss_q16(s, 6, 6);
+		ck_assert_uint_ge(airfair_cw_scale_x16(q, 6, 6), s);
+		ck_assert_uint_lt(airfair_cw_scale_x16(q - 1, 6, 6), s);
 	}
 	for (q = 0; q < AIRFAIR_LOSS_ONE; q += 4099) {
-		back = airfair_cw_scale_loss_q16(airfair_cw_scale_x16(q, 6), 6);
+		back = airfair_cw_scale_loss_q16(airfair_cw_scale_x16(q, 6, 6), 6, 6);
 		ck_assert_uint_le(back, q);
-		ck_assert_uint_eq(airfair_cw_scale_x16(back, 6),
-				  airfair_cw_scale_x16(q, 6));
+		ck_assert_uint_eq(airfair_cw_scale_x16(back, 6, 6),
+				  airfair_cw_scale_x16(q, 6, 6));
 	}
+	/* past CWmax the window stays: BE's 6 doublings (1023 / 15) of 10 */
+	ck_assert_uint_eq(airfair_ac_doublings(&t, AIRFAIR_AC_BE), 6);
+	ck_assert_uint_eq(airfair_ac_doublings(&t, AIRFAIR_AC_VO), 1);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 10, 6),
+			  (16 * (127 + 4 * 64) + 5) / 11);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 10, 10),
+			  (16 * 2047 + 5) / 11);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 10, 200),
+			  airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 10, 10));
+	/* the standard's AP table (BE CWmax 63): 2 doublings, 1 + 2 + 5 x 4 */
+	t.cwmax = 63;
+	ck_assert_uint_eq(airfair_ac_doublings(&t, AIRFAIR_AC_BE), 2);
+	ck_assert_uint_eq(airfair_cw_scale_x16(AIRFAIR_LOSS_ONE, 6, 2),
+			  (16 * 23 + 3) / 7);
+	ck_assert_uint_eq(airfair_cw_scale_loss_q16(64, 6, 2), AIRFAIR_LOSS_ONE);
+	t.cwmax = 1023;
 	/*
 	 * 11ac BE below CWmax: each attempt waits slot / 2 (16 cw_scale - 1),
 	 * the testbed's HT station's 1.44 (medium: 147 us of AIFS + backoff)
 	 */
 	t.retries = 6;
 	ns = airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE, false,
-				      airfair_cw_scale_loss_q16(23, 6));
+				      airfair_cw_scale_loss_q16(23, 6, 6));
 	ck_assert(fabs(ns - (103000 + 4500.0 * (23 - 1))) <= 4500);
 }
 END_TEST
