@@ -106,38 +106,49 @@ def steady_window(prefix, skip_s):
     return start, samples[-1]
 
 
-def hook_means(prefix, since=None):
+def hook_means(prefix, since=None, radios=None):
     """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU), loss, MPDUs
     acknowledged per PPDU attempt and the window its attempts waited (`cw_scale`; None
     where it reports none) averaged over the class trace's samples of it
     (testbed/scenarios.sh --trace), from the sample at time since on; {} without a trace.
     One snapshot at the end of a run says little: both move by tens of per cent from one
-    report to the next on a dilated medium."""
+    report to the next on a dilated medium. Where every sample carries the medium's links
+    and radios maps the MACs to their radios, each sample weighs the AP's PPDU attempts
+    to the station since the sample before: the hook's figures are over its last PPDUs,
+    and a window that read a long chain keeps it until later PPDUs push it out, longest
+    where attempts are fewest, so a mean over time overweighs it."""
+    samples = _trace(prefix)
+    weighted = radios is not None and all(links is not None for _, _, links in samples)
     sums = {}
-    try:
-        f = open(prefix + "-class-trace.txt")
-    except OSError:
-        return {}
-    with f:
-        for line in f:
-            stamp, _, rest = line.partition(" ")
-            if not rest.startswith("{") or (since is not None and float(stamp) < since):
+    prev = None
+    for t, stations, links in samples:
+        att = {}
+        for link in links if weighted else ():
+            if link["tx"] == 0:
+                att[link["rx"]] = att.get(link["rx"], 0) + link.get("attempts", 0)
+        if since is not None and t < since:
+            prev = att
+            continue
+        for st in stations:
+            if st.get("source") != "hook" or not st.get("ampdu_x16"):
                 continue
-            st = json.loads(rest).get("station")
-            if not st or st.get("source") != "hook" or not st.get("ampdu_x16"):
-                continue
+            w = 1
+            if weighted:
+                i = radios.get(st.get("addr"))
+                w = att.get(i, 0) - prev.get(i, 0) if prev is not None else 0
             a = sums.setdefault(st["addr"], [0, 0.0, 0.0, 0, 0.0, 0, 0.0])
-            a[0] += 1
-            a[1] += st["ampdu_x16"] / 16
-            a[2] += st.get("loss", 0) / 65536
+            a[0] += w
+            a[1] += w * st["ampdu_x16"] / 16
+            a[2] += w * st.get("loss", 0) / 65536
             if st.get("acked_x16"):
-                a[3] += 1
-                a[4] += st["acked_x16"] / 16
+                a[3] += w
+                a[4] += w * st["acked_x16"] / 16
             if st.get("cw_scale_x16"):
-                a[5] += 1
-                a[6] += st["cw_scale_x16"] / 16
+                a[5] += w
+                a[6] += w * st["cw_scale_x16"] / 16
+        prev = att
     return {mac: (a / n, q / n, k / m if m else None, w / c if c else None)
-            for mac, (n, a, q, m, k, c, w) in sums.items()}
+            for mac, (n, a, q, m, k, c, w) in sums.items() if n}
 
 
 def breakdown(prefix, skip_s=None):
@@ -154,7 +165,7 @@ def breakdown(prefix, skip_s=None):
     since = None
     if skip_s is not None:
         (since, c0, m0), (_, c1, m1) = steady_window(prefix, skip_s)
-    means = hook_means(prefix, since)
+    means = hook_means(prefix, since, {mac: i for i, mac in stations})
     out = []
     for i, mac in sorted(stations):
         rec = {"station": i, "mac": mac}

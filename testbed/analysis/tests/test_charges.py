@@ -187,6 +187,24 @@ class Charges(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "no medium links"):
             breakdown(self.p, 0)
 
+    def test_hook_weights(self):
+        # with the medium's links at every sample, each sample of the hook's figures
+        # weighs the AP's attempts to the station since the one before (the first none)
+        def st(cw):
+            return json.dumps({"station": {"addr": "aa", "source": "hook", "airtime_us": 0,
+                                           "upload_frames": 0, "ampdu_x16": 16, "loss": 0,
+                                           "cw_scale_x16": cw}})
+        with open(self.p + "-class-trace.txt", "w") as f:
+            for t, cw, att in ((1.0, 160, 5), (2.0, 64, 8), (3.0, 16, 14)):
+                f.write(f"{t} " + st(cw) + "\n")
+                f.write(f"{t} " + json.dumps({"medium": medium(
+                    [(0, 1, "be", 100, 10, att), (1, 0, "be", 50, 5, 3)])["medium"]}) + "\n")
+        s1 = breakdown(self.p)[0]
+        self.assertAlmostEqual(s1["hook_cw"], (3 * 4 + 6 * 1) / 9)
+        with open(self.p + "-class-trace.txt", "a") as f:     # a sample without links:
+            f.write("4.0 " + st(16) + "\n")                  # every sample alike
+        self.assertAlmostEqual(breakdown(self.p)[0]["hook_cw"], (10 + 4 + 1 + 1) / 4)
+
     def test_show_and_errors(self):
         out = io.StringIO()
         show(breakdown(self.p), out)
