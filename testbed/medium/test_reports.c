@@ -127,12 +127,9 @@ static void setup(struct medium *m, uint64_t seed)
 	{
 		/* the frames' 5 GHz channel: 802.11a timing */
 		struct airfair_timing t;
-		struct med_edca p;
 
 		airfair_timing_preset(AIRFAIR_PHY_11A, &t);
-		med_default_edca(&t, AIRFAIR_AC_BE, &p);
-		for (cw_top = 0; ((p.cwmin + 1u) << (cw_top + 1)) <= p.cwmax + 1u; cw_top++)
-			;
+		cw_top = airfair_ac_doublings(&t, AIRFAIR_AC_BE);
 	}
 }
 
