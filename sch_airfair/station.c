@@ -200,12 +200,13 @@ static u32 airfair_sta_up_loss(const struct airfair_sta *sta)
 static u32 airfair_sta_ppdu_loss(const struct airfair_config *c,
 				 const struct airfair_sta *sta)
 {
-	u8 top = airfair_ac_doublings(&c->timing, AIRFAIR_AC_BE);
 	u32 q;
 
 	if (sta->source != AIRFAIR_SRC_HOOK)
 		return sta->loss_q16;
-	q = airfair_cw_scale_loss_q16(sta->cw_x16, c->timing.retries, top);
+	q = airfair_cw_scale_loss_q16(sta->cw_x16, c->timing.retries,
+				      airfair_ac_doublings(&c->timing,
+							   AIRFAIR_AC_BE));
 	return min_t(u32, q, AIRFAIR_LOSS_ONE - 1);
 }
 
