@@ -88,12 +88,11 @@ def _trace(prefix):
     return [(t, st, links) for t, (st, links) in sorted(by_t.items())]
 
 
-def steady_window(prefix, skip_s):
-    """The class trace's first sample at least skip_s seconds after its first and its
-    last, of those that have the medium's links, as (time, classes by MAC, medium links)
-    each: airfair's classes and the medium's links read together at both ends (the run's
-    end snapshots are taken apart). ValueError without two such samples."""
-    trace = _trace(prefix)
+def steady_window(trace, skip_s):
+    """A _trace()'s first sample at least skip_s seconds after its first and its last,
+    of those that have the medium's links, as (time, classes by MAC, medium links) each:
+    airfair's classes and the medium's links read together at both ends (the run's end
+    snapshots are taken apart). ValueError without two such samples."""
     samples = [(t, {st["addr"]: st for st in stations if "addr" in st}, links)
                for t, stations, links in trace if links is not None]
     if not samples:
@@ -106,18 +105,17 @@ def steady_window(prefix, skip_s):
     return start, samples[-1]
 
 
-def hook_means(prefix, since=None, radios=None):
+def hook_means(samples, since=None, radios=None):
     """Per station MAC, the hook's A-MPDU length (MPDUs per PPDU), loss, MPDUs
     acknowledged per PPDU attempt and the window its attempts waited (`cw_scale`; None
-    where it reports none) averaged over the class trace's samples of it
-    (testbed/scenarios.sh --trace), from the sample at time since on; {} without a trace.
+    where it reports none) averaged over a _trace()'s samples of it (testbed/scenarios.sh
+    --trace), from the sample at time since on; {} without a trace.
     One snapshot at the end of a run says little: both move by tens of per cent from one
     report to the next on a dilated medium. Where every sample carries the medium's links
     and radios maps the MACs to their radios, each sample weighs the AP's PPDU attempts
     to the station since the sample before: the hook's figures are over its last PPDUs,
     and a window that read a long chain keeps it until later PPDUs push it out, longest
     where attempts are fewest, so a mean over time overweighs it."""
-    samples = _trace(prefix)
     weighted = radios is not None and all(links is not None for _, _, links in samples)
     sums = {}
     prev = None
@@ -162,10 +160,11 @@ def breakdown(prefix, skip_s=None):
         c0, c1 = _classes(prefix + "-c0.json"), _classes(prefix + "-c1.json")
     except OSError:
         c0 = c1 = None
+    trace = _trace(prefix)
     since = None
     if skip_s is not None:
-        (since, c0, m0), (_, c1, m1) = steady_window(prefix, skip_s)
-    means = hook_means(prefix, since, {mac: i for i, mac in stations})
+        (since, c0, m0), (_, c1, m1) = steady_window(trace, skip_s)
+    means = hook_means(trace, since, {mac: i for i, mac in stations})
     out = []
     for i, mac in sorted(stations):
         rec = {"station": i, "mac": mac}
