@@ -313,6 +313,11 @@ struct airfair_sta {
 	u16 ack_x16;			/* hook: MPDUs acked per PPDU, 1/16 */
 	u32 ppdu_loss_q16;		/* hook: PPDUs with no ACK/BlockAck */
 	u16 cw_x16;			/* hook: their window, mean 2^retry, 1/16 */
+	bool told_valid;		/* hook: the running counts below are set */
+	u32 told_ppdus[AIRFAIR_NUM_ACS];	/* as last told, per AC */
+	u32 told_windows[AIRFAIR_NUM_ACS];
+	u64 att_charged_ns;		/* attempts' air charged since then */
+	s64 settled_ns;			/* what the counts moved its charges */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	struct tc_airfair_rate up_rate;
 	u32 up_loss_q16;		/* its received frames' Retry share */
@@ -454,6 +459,10 @@ int airfair_costs_for(const struct airfair_config *c,
 int airfair_config_costable(const struct airfair_sched *q,
 			    const struct airfair_config *c);
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
+s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
+			  const u32 *ppdus, const u32 *windows,
+			  unsigned int acs);
+void airfair_settle(struct airfair_sched *q, struct airfair_sta *sta, s64 ns);
 u16 airfair_sta_ampdu(const struct airfair_config *c,
 		      const struct airfair_sta *sta);
 u16 airfair_sta_up_ampdu(const struct airfair_config *c,

@@ -813,6 +813,67 @@ static u32 af_sat32(u64 v)
 	return v > U32_MAX ? U32_MAX : (u32)v;
 }
 
+/* a data symbol's ns per byte, as num / den */
+static void af_byte_ns(const struct af_rate *x, u64 *num, u64 *den)
+{
+	if (x->kind == AF_DSSS) {
+		*num = 8ULL * 1000000;
+		*den = x->kbps;
+	} else {
+		*num = 8ULL * x->sym_ns;
+		*den = x->ndbps;
+	}
+}
+
+/*
+ * What a PPDU takes besides its data bytes, as the affine fit counts it:
+ * preamble, signal extension, the service and tail bits, and half of the
+ * rounding quantum (a symbol; a microsecond for DSSS).
+ */
+static u64 af_ppdu_fixed_ns(const struct af_rate *x)
+{
+	u64 num, den, q, cont;
+
+	if (x->kind == AF_DSSS)
+		return x->pre_ns + x->sigext_ns + NS_PER_US / 2;
+	af_byte_ns(x, &num, &den);
+	q = x->sym_ns + (x->sgi ? AIRFAIR_P_SYM_LGI_NS : 0);
+	cont = div64_u64((u64)(AIRFAIR_P_SERVICE_BITS +
+			       AIRFAIR_P_TAIL_BITS * x->nes) * x->sym_ns +
+			 den / 2, den);
+	return x->pre_ns + x->sigext_ns + cont + q / 2;
+}
+
+u64 airfair_attempt_air_ns(const struct airfair_timing *t,
+			   const struct tc_airfair_rate *r, enum airfair_ac ac,
+			   bool agg)
+{
+	struct af_rate x, cx;
+	u64 sifs_ns;
+
+	if (airfair_timing_validate(t) || (unsigned int)ac >= AIRFAIR_NUM_ACS ||
+	    af_resolve(r, &x) || af_ctrl_rate(t, &cx))
+		return 0;
+	sifs_ns = (u64)t->sifs_us * NS_PER_US;
+	return 2 * sifs_ns + (u64)t->aifsn[ac] * t->slot_us * NS_PER_US +
+	       af_ppdu_fixed_ns(&x) +
+	       af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
+}
+
+u64 airfair_backoff_ns(const struct airfair_timing *t, enum airfair_ac ac,
+		       u32 attempts, u32 windows)
+{
+	u64 units;
+
+	if (airfair_timing_validate(t) || (unsigned int)ac >= AIRFAIR_NUM_ACS)
+		return 0;
+	/* each waited CW / 2 slots, CW + 1 = its units times CWmin + 1 */
+	units = (u64)windows * ((u32)airfair_ac_cwmin(t, ac) + 1);
+	if (units <= attempts)
+		return 0;
+	return div_u64((units - attempts) * t->slot_us * NS_PER_US, 2);
+}
+
 /*
  * Affine fit of airfair_frame_ns(): the per-byte slope is the mean data
  * time per byte (8 T_sym / N_DBPS, or 8 / rate for DSSS) times the
@@ -825,34 +886,20 @@ static int af_affine_cost(const struct airfair_timing *t,
 			  u32 ppdu_loss_q16, enum airfair_ac ac, u16 ampdu_x16,
 			  struct airfair_affine *out)
 {
-	u64 num, den, fixed, q, b256, a, ovh256, cont;
+	u64 num, den, fixed, b256, a, ovh256;
 	struct af_frame f;
 
 	if (!out ||
 	    af_frame_setup(t, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16, &f))
 		return -EINVAL;
 
-	if (f.x.kind == AF_DSSS) {
-		num = 8ULL * 1000000;	/* ns per byte = num / den */
-		den = f.x.kbps;
-		q = NS_PER_US;
-		cont = 0;
-	} else {
-		num = 8ULL * f.x.sym_ns;
-		den = f.x.ndbps;
-		q = f.x.sym_ns + (f.x.sgi ? AIRFAIR_P_SYM_LGI_NS : 0);
-		/* service and tail bits, in ns */
-		cont = div64_u64((u64)(AIRFAIR_P_SERVICE_BITS +
-				       AIRFAIR_P_TAIL_BITS * f.x.nes) *
-				 f.x.sym_ns + den / 2, den);
-	}
+	af_byte_ns(&f.x, &num, &den);
 	/* slope: ns/256 per byte, all attempts */
 	b256 = div64_u64(af_mul_shr32(num * 256, f.att_q32) + den / 2, den);
-	/* per-PPDU fixed part: preamble, sigext, service/tail, q/2 */
-	fixed = f.x.pre_ns + f.x.sigext_ns + cont + q / 2;
-	fixed += f.aifs_ns + f.sifs_ns + f.resp_ns;
+	fixed = af_ppdu_fixed_ns(&f.x) + f.aifs_ns + f.sifs_ns + f.resp_ns;
 	a = af_mul_shr32(fixed, f.att_q32) + f.backoff_ns;
 	a = af_share(a, f.n_x16);
+	out->att_ns = af_sat32(a);
 	/* MAC overhead bytes (+ delimiter, + mean pad 1.5 B in A-MPDUs) */
 	ovh256 = ((u64)t->overhead_len + f.delim) * 256 +
 		 (f.n_x16 > AIRFAIR_AMPDU_ONE ? 384 : 0);
@@ -922,6 +969,7 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	out->ack.b_ns256 = out->data.b_ns256;
 	v = ((u64)out->data.b_ns256 * AIRFAIR_P_TCP_ACK_LEN) >> 8;
 	out->ack.a_ns = af_sat32(ack_ns > v ? ack_ns - v : 0);
+	out->ack.att_ns = min(out->data.att_ns, out->ack.a_ns);
 
 	/* Eq. 9: one upload data frame, d of them per ACK */
 	out->up_data_ns = af_sat32(airfair_frame_split_ns(t, r, up_len,

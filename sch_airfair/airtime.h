@@ -57,6 +57,7 @@ struct airfair_breakdown {
 struct airfair_affine {
 	u32 a_ns;
 	u32 b_ns256;
+	u32 att_ns;	/* of a_ns: what its PPDU attempts take besides data */
 };
 
 struct airfair_sta_costs {
@@ -137,6 +138,21 @@ u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len);
  */
 u64 airfair_attempt_fixed_ns(const struct airfair_timing *t,
 			     enum airfair_ac ac, bool agg, u32 ppdu_loss_q16);
+/*
+ * One PPDU attempt of @r's besides its data bytes and backoff: AIFS,
+ * preamble, service and tail bits, SIFS, the ACK or BlockAck (@agg); as
+ * airfair_sta_costs() charges it per attempt. 0 on invalid input.
+ */
+u64 airfair_attempt_air_ns(const struct airfair_timing *t,
+			   const struct tc_airfair_rate *r, enum airfair_ac ac,
+			   bool agg);
+/*
+ * The backoff @attempts PPDU attempts in @ac waited, drawn from windows
+ * that add up to @windows units of the AC's CWmin + 1 (as mac80211's hook
+ * counts them).
+ */
+u64 airfair_backoff_ns(const struct airfair_timing *t, enum airfair_ac ac,
+		       u32 attempts, u32 windows);
 u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
 		     enum airfair_ac ac, u16 ampdu_x16,

@@ -45,10 +45,12 @@ struct airfair_m80211_report {
 	u32 ack_len;			/* MPDUs acknowledged per PPDU, 1/16 */
 	u32 ppdu_loss;			/* PPDUs with no ACK/BlockAck, q16 */
 	u32 cw_scale;			/* their mean 2^retry, 1/16 */
+	u32 tx_ppdus[AIRFAIR_NUM_ACS];	/* running count per AC, wraps */
+	u32 tx_windows[AIRFAIR_NUM_ACS];	/* theirs, in CWmin + 1 */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
-#define AIRFAIR_HOOK_ABI	5
+#define AIRFAIR_HOOK_ABI	6
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -67,6 +69,7 @@ typedef int (*airfair_m80211_get_t)(struct net_device *dev, const u8 *addr,
 #define AIRFAIR_HOOK_GET	"ieee80211_tx_report_get"
 #define AIRFAIR_HOOK_ABI_SYM	"ieee80211_tx_report_abi"
 #define AIRFAIR_HOOK_PENDING	256	/* queued updates; more are dropped */
+#define AIRFAIR_ALL_ACS		(BIT(AIRFAIR_NUM_ACS) - 1)
 
 struct airfair_hook_update {
 	struct net_device *dev;		/* held */
@@ -84,6 +87,8 @@ struct airfair_hook_update {
 	u32 ack_x16;
 	u32 ppdu_loss;
 	u32 cw_x16;
+	u32 tx_ppdus[AIRFAIR_NUM_ACS];
+	u32 tx_windows[AIRFAIR_NUM_ACS];
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -154,7 +159,8 @@ static bool airfair_is_ours(const struct Qdisc *sch)
 }
 
 static void airfair_hook_apply(struct Qdisc *sch,
-			       const struct airfair_hook_update *u)
+			       const struct airfair_hook_update *u,
+			       unsigned int acs)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
 	u32 up_loss = min_t(u32, u->rx_retry, AIRFAIR_LOSS_ONE - 1);
@@ -179,6 +185,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->ack_x16 = 0;
 			sta->ppdu_loss_q16 = 0;
 			sta->cw_x16 = 0;
+			sta->told_valid = false;
 			sta->has_up_rate = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
@@ -218,6 +225,8 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	q->phy_pending_us = u->phy_pending_us;
 	sta->last_active = jiffies;
 	airfair_sta_update_costs(q, sta);
+	airfair_settle(q, sta, airfair_sta_settle_ns(q, sta, u->tx_ppdus,
+						     u->tx_windows, acs));
 out:
 	sch_tree_unlock(sch);
 }
@@ -231,15 +240,21 @@ static void airfair_hook_apply_dev(const struct airfair_hook_update *u)
 	if (!(dev->flags & IFF_UP) || !root)
 		return;
 	if (airfair_is_ours(root)) {
-		airfair_hook_apply(root, u);
+		airfair_hook_apply(root, u, AIRFAIR_ALL_ACS);
 		return;
 	}
-	/* airfair under mq: one instance per TX queue */
+	/*
+	 * airfair under mq: one instance per TX queue, mac80211's queue i
+	 * AC i where it has four; with fewer, no instance sees an AC alone
+	 * and none settles the running counts.
+	 */
 	for (i = 0; i < dev->num_tx_queues; i++) {
 		struct Qdisc *sch = airfair_txq_sleeping(netdev_get_tx_queue(dev, i));
 
 		if (airfair_is_ours(sch))
-			airfair_hook_apply(sch, u);
+			airfair_hook_apply(sch, u,
+					   dev->num_tx_queues == AIRFAIR_NUM_ACS ?
+					   BIT(i) : 0);
 	}
 }
 
@@ -305,6 +320,8 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->ack_x16 = r->ack_len;
 		u->ppdu_loss = r->ppdu_loss;
 		u->cw_x16 = r->cw_scale;
+		memcpy(u->tx_ppdus, r->tx_ppdus, sizeof(u->tx_ppdus));
+		memcpy(u->tx_windows, r->tx_windows, sizeof(u->tx_windows));
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

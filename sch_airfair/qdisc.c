@@ -155,15 +155,12 @@ static void airfair_codel_drop(struct sk_buff *skb, void *ctx)
 	qdisc_qstats_drop(sch);
 }
 
-/* Sort a backlogged station into the active tree by virtual time. */
-static void airfair_sta_activate(struct airfair_sched *q, struct airfair_sta *sta)
+/* Sort a backlogged station into the active tree at its virtual time. */
+static void airfair_sta_insert(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	struct rb_node **p = &q->active.rb_root.rb_node, *parent = NULL;
 	bool leftmost = true;
 
-	/* No credit for time spent idle: start from the scheduler's now. */
-	if (sta->vtime < q->vtime_floor)
-		sta->vtime = q->vtime_floor;
 	while (*p) {
 		struct airfair_sta *s = rb_entry(*p, struct airfair_sta, rb);
 
@@ -180,11 +177,43 @@ static void airfair_sta_activate(struct airfair_sched *q, struct airfair_sta *st
 	sta->active = true;
 }
 
+/* A station that has packets again: no credit for time spent idle. */
+static void airfair_sta_activate(struct airfair_sched *q, struct airfair_sta *sta)
+{
+	if (sta->vtime < q->vtime_floor)
+		sta->vtime = q->vtime_floor;
+	airfair_sta_insert(q, sta);
+}
+
 static void airfair_sta_deactivate(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	rb_erase_cached(&sta->rb, &q->active);
 	RB_CLEAR_NODE(&sta->rb);
 	sta->active = false;
+}
+
+/*
+ * Move a station's virtual time by @ns of air it took beyond what it was
+ * charged (less, if negative). A station waiting in the tree is re-sorted
+ * and keeps a refund; an idle one loses it on its return, as it would any
+ * credit.
+ */
+void airfair_settle(struct airfair_sched *q, struct airfair_sta *sta, s64 ns)
+{
+	u64 dv = ((u64)abs(ns) * sta->inv_weight) >> 10;
+	bool active = sta->active;
+
+	if (!ns)
+		return;
+	if (active)
+		airfair_sta_deactivate(q, sta);
+	if (ns > 0)
+		sta->vtime += dv;
+	else
+		sta->vtime -= min(sta->vtime, dv);
+	sta->settled_ns += ns;
+	if (active)
+		airfair_sta_insert(q, sta);
 }
 
 /*
@@ -1011,6 +1040,8 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	    airfair_ack_upload_ns(&sta->costs, skb))
 		q->auto_upload = true;
 	airfair_charge(q, sta, cost);
+	sta->att_charged_ns += airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK ?
+			       sta->costs.ack.att_ns : sta->costs.data.att_ns;
 	sta->packets++;
 	sta->bytes += qdisc_pkt_len(skb);
 	if (!sta->qlen) {
@@ -1018,7 +1049,7 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 		q->cur = NULL;
 	} else if (q->cur_used >= (u64)q->cfg.quantum_us * NSEC_PER_USEC) {
 		q->cur = NULL;
-		airfair_sta_activate(q, sta);
+		airfair_sta_insert(q, sta);
 	}
 	qdisc_bstats_update(sch, skb);
 out:
@@ -1926,6 +1957,7 @@ struct airfair_sta_snap {
 	s32 deficit;
 	u32 flows[4];	/* TCP down, TCP up, UDP, other */
 	u64 airtime_ns, packets, bytes, upload_frames, backlogged_ns;
+	s64 settled_ns;
 };
 
 static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
@@ -1955,6 +1987,7 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 	n->ack_x16 = sta->ack_x16;
 	n->ppdu_loss_q16 = sta->ppdu_loss_q16;
 	n->cw_x16 = sta->cw_x16;
+	n->settled_ns = sta->settled_ns;
 	n->ampdu_used = airfair_sta_ampdu(&q->cfg, sta);
 	n->up_ampdu_x16 = sta->up_ampdu_x16;
 	n->up_ampdu_used = airfair_sta_up_ampdu(&q->cfg, sta);
@@ -2091,6 +2124,9 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_BACKLOGGED,
 			      div_u64(n.backlogged_ns, NSEC_PER_USEC),
 			      TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_s64(d->skb, TCA_AIRFAIR_CSTATS_SETTLED,
+			div_s64(n.settled_ns, NSEC_PER_USEC),
+			TCA_AIRFAIR_CSTATS_PAD) ||
 	    (n.expected_kbps &&
 	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT,
 			 n.expected_kbps)) ||

@@ -240,8 +240,11 @@ static void airfair_affine_add_attempts(struct airfair_affine *a, s64 d_q16,
 					u64 attempt_ns)
 {
 	s64 ns = div_s64(d_q16 * (s64)attempt_ns, 65536);
+	u32 a_ns = clamp_t(s64, (s64)a->a_ns + ns, a->a_ns / 2, U32_MAX);
 
-	a->a_ns = clamp_t(s64, (s64)a->a_ns + ns, a->a_ns / 2, U32_MAX);
+	a->att_ns = clamp_t(s64, (s64)a->att_ns + ((s64)a_ns - a->a_ns), 0,
+			    a_ns);
+	a->a_ns = a_ns;
 }
 
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
@@ -294,6 +297,63 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 								     agg, ppdu_loss) : be);
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
+}
+
+/*
+ * A report's counts may move at most this much: more (mac80211 re-created
+ * the station, a removal was missed) starts them afresh, charging nothing.
+ * Reports come every 100 ms while a station sends.
+ */
+#define AIRFAIR_TOLD_MAX_PPDUS		(1U << 20)
+#define AIRFAIR_SETTLE_MAX_NS		((s64)NSEC_PER_SEC / 4)
+
+/*
+ * The hook's running counts of a station's PPDU attempts and the windows
+ * they waited tell what its attempts took since the last report: AIFS,
+ * backoff, preamble, SIFS and the ACK or BlockAck, at its current rate.
+ * Its frames were charged for their attempts ahead, at dequeue, from the
+ * hook's means over its recent PPDUs; the difference is what to settle,
+ * so that over any stretch a station pays for the attempts it took, and a
+ * burst of loss is charged when it is told rather than spread over the
+ * frames that follow it while the means remember it. @acs: the ACs whose
+ * counts are this instance's (all at the root, its queue's under mq).
+ * Returns the ns to settle: 0 the first time, after a jump, and for the
+ * naive model, which charges size / rate alone.
+ */
+s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
+			  const u32 *ppdus, const u32 *windows,
+			  unsigned int acs)
+{
+	const struct airfair_timing *t = &q->cfg.timing;
+	bool agg = airfair_sta_ampdu(&q->cfg, sta) > AIRFAIR_AMPDU_ONE;
+	bool fresh = !sta->told_valid;
+	u64 told = 0, charged;
+	int ac;
+
+	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+		u32 dp = ppdus[ac] - sta->told_ppdus[ac];
+		u32 dw = windows[ac] - sta->told_windows[ac];
+
+		if (!(acs & BIT(ac)))
+			continue;
+		/* each attempt waited 1 to 2^10 units */
+		if (dp > AIRFAIR_TOLD_MAX_PPDUS || dw < dp ||
+		    dw > dp << AIRFAIR_CW_DOUBLINGS) {
+			fresh = true;
+			continue;
+		}
+		told += dp * airfair_attempt_air_ns(t, &sta->rate, ac, agg) +
+			airfair_backoff_ns(t, ac, dp, dw);
+	}
+	memcpy(sta->told_ppdus, ppdus, sizeof(sta->told_ppdus));
+	memcpy(sta->told_windows, windows, sizeof(sta->told_windows));
+	sta->told_valid = true;
+	charged = sta->att_charged_ns;
+	sta->att_charged_ns = 0;
+	if (fresh || q->cfg.model == AIRFAIR_MODEL_NAIVE)
+		return 0;
+	return clamp_t(s64, (s64)told - (s64)charged, -AIRFAIR_SETTLE_MAX_NS,
+		       AIRFAIR_SETTLE_MAX_NS);
 }
 
 void airfair_stas_recompute(struct airfair_sched *q)

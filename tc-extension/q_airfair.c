@@ -1711,6 +1711,9 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_AIRTIME], 8))
 		print_u64(PRINT_ANY, "airtime_us", " airtime %lluus",
 			  af_u64(tb[TCA_AIRFAIR_CSTATS_AIRTIME]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_SETTLED], 8))
+		print_s64(PRINT_ANY, "settled_us", " settled %lldus",
+			  (__s64)af_u64(tb[TCA_AIRFAIR_CSTATS_SETTLED]));
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DEFICIT], 4))
 		print_int(PRINT_ANY, "deficit_ns", " deficit %dns",
 			  (__s32)af_u32(tb[TCA_AIRFAIR_CSTATS_DEFICIT]));

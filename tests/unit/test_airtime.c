@@ -827,6 +827,57 @@ START_TEST(test_attempt_fixed_doubling)
 }
 END_TEST
 
+/*
+ * A told attempt costs what the charge puts on each attempt: at no loss a
+ * frame's per-attempt part is one attempt's air plus the backoff of one
+ * window at CWmin, shared by the MPDUs of an A-MPDU.
+ */
+START_TEST(test_attempt_air)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11AC);
+	struct tc_airfair_rate r = VHT(9, 1, 2, 1);
+	struct airfair_sta_costs c;
+	u64 one, agg, bo = airfair_backoff_ns(&t, AIRFAIR_AC_BE, 1, 1);
+
+	/* CWmin 15: 7.5 slots; three attempts at 15, 31, 63: 54.5 slots */
+	ck_assert_uint_eq(bo, 67500);
+	ck_assert_uint_eq(airfair_backoff_ns(&t, AIRFAIR_AC_BE, 3, 7), 490500);
+	/* VO's CWmin 3: 1.5 slots a window */
+	ck_assert_uint_eq(airfair_backoff_ns(&t, AIRFAIR_AC_VO, 2, 2), 27000);
+	ck_assert_uint_eq(airfair_backoff_ns(&t, AIRFAIR_AC_BE, 0, 0), 0);
+	ck_assert_uint_eq(airfair_backoff_ns(&t, AIRFAIR_NUM_ACS, 1, 1), 0);
+
+	one = airfair_attempt_air_ns(&t, &r, AIRFAIR_AC_BE, false);
+	agg = airfair_attempt_air_ns(&t, &r, AIRFAIR_AC_BE, true);
+	/* the ACK's part, and the VHT preamble's 40 us on top of it */
+	ck_assert_uint_ge(one, airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE,
+							false, 0) - bo + 40000);
+	ck_assert_uint_lt(one, airfair_attempt_fixed_ns(&t, AIRFAIR_AC_BE,
+							false, 0) - bo + 46000);
+	ck_assert_uint_gt(agg, one);	/* a BlockAck is longer */
+	ck_assert_uint_gt(airfair_attempt_air_ns(&t, &r, AIRFAIR_AC_BK, false),
+			  airfair_attempt_air_ns(&t, &r, AIRFAIR_AC_VO, false));
+	ck_assert_uint_eq(airfair_attempt_air_ns(&t, &r, AIRFAIR_NUM_ACS,
+						 false), 0);
+
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 0, AIRFAIR_AC_BE, 2,
+					   AIRFAIR_AMPDU_ONE, 1460,
+					   AIRFAIR_MODEL_PRECISE, &c), 0);
+	ck_assert(llabs((s64)c.data.att_ns - (s64)(one + bo)) <= 1);
+	ck_assert_uint_le(c.data.att_ns, c.data.a_ns);
+	ck_assert_uint_le(c.ack.att_ns, c.ack.a_ns);
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 0, AIRFAIR_AC_BE, 2,
+					   MPDUS(4), 1460,
+					   AIRFAIR_MODEL_PRECISE, &c), 0);
+	ck_assert(llabs(4 * (s64)c.data.att_ns - (s64)(agg + bo)) <= 4);
+	/* the naive model charges no attempt */
+	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 0, AIRFAIR_AC_BE, 2,
+					   AIRFAIR_AMPDU_ONE, 1460,
+					   AIRFAIR_MODEL_NAIVE, &c), 0);
+	ck_assert_uint_eq(c.data.att_ns, 0);
+}
+END_TEST
+
 /* The window a chain waits (the hook's cw_scale), and the loss that waits it */
 START_TEST(test_cw_scale)
 {
@@ -982,6 +1033,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_attempt_fixed);
 	tcase_add_test(tc, test_attempt_fixed_doubling);
 	tcase_add_test(tc, test_cw_scale);
+	tcase_add_test(tc, test_attempt_air);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;

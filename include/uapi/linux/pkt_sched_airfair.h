@@ -354,6 +354,12 @@ enum {
 						 * waited, mean 2^retry, 1/16 (the
 						 * charge's backoff follows it)
 						 */
+	TCA_AIRFAIR_CSTATS_SETTLED,		/* s64: us the hook's running counts
+						 * of PPDU attempts moved the charges
+						 * by, in all (+: attempts took more
+						 * than they were charged); included
+						 * in no other figure
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)

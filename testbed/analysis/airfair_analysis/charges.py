@@ -24,7 +24,7 @@ control's first seconds are left out: the trace must carry the medium's links
 import json
 import sys
 
-from .run import _classes, medium_conf
+from .run import _classes, charged_us, medium_conf
 from .scenario import airtime_ref
 
 
@@ -184,7 +184,8 @@ def breakdown(prefix, skip_s=None):
                 rec["hook_acked"] = after["acked_x16"] / 16 if after.get("acked_x16") else None
                 rec["hook_cw"] = (after["cw_scale_x16"] / 16 if after.get("cw_scale_x16")
                                   else None)
-            rec["charged_us"] = after.get("airtime_us", 0) - before.get("airtime_us", 0)
+            rec["charged_us"] = charged_us(after) - charged_us(before)
+            rec["settled_us"] = after.get("settled_us", 0) - before.get("settled_us", 0)
             rec["upload_frames"] = after.get("upload_frames", 0) - before.get("upload_frames", 0)
             rec["charge_ratio"] = rec["charged_us"] / air if air > 0 else None
         out.append(rec)
@@ -233,12 +234,13 @@ def _per_attempt(d):
 
 def show(recs, out=None, phy=None):
     out = out or sys.stdout
-    print("station  charged ms  air+idle ms  charged/air  down frames  us/frame  "
+    print("station  charged ms  settled ms  air+idle ms  charged/air  down frames  us/frame  "
           "up frames  us/frame  upload counted  down PPDUs failed %  idle us/attempt  "
           "doubling us/attempt  hook us/attempt  window medium/hook", file=out)
     for r in recs:
         air = r["down"]["air_us"] + r["up"]["air_us"]
         ch = "-" if r["charged_us"] is None else f"{r['charged_us'] / 1e3:.1f}"
+        st = "-" if r.get("settled_us") is None else f"{r['settled_us'] / 1e3:.1f}"
         ratio = "-" if r["charge_ratio"] is None else f"{r['charge_ratio']:.2f}"
         upc = "-" if r["upload_frames"] is None else str(r["upload_frames"])
         failed, idle = _per_attempt(r["down"])
@@ -252,7 +254,7 @@ def show(recs, out=None, phy=None):
         if r["down"]["attempts"] and r["down"]["cw_units"]:
             win = f"{r['down']['cw_units'] / r['down']['attempts']:.2f}/"
             win += f"{r['hook_cw']:.2f}" if r.get("hook_cw") else "-"
-        print(f"sta{r['station']:<5} {ch:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
+        print(f"sta{r['station']:<5} {ch:>10}  {st:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
               f"{r['down']['frames']:>11}  {_per_frame(r['down']):>8}  "
               f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}  "
               f"{failed:>19}  {idle:>15}  {dbl:>19}  {hook:>15}  {win:>18}", file=out)

@@ -189,6 +189,13 @@ def _medium(path, n):
     return air, cy, busy, m["sim_time_us"]
 
 
+def charged_us(cls):
+    """The air a station's class statistics say it was charged: at dequeue
+    (airtime_us) and what the hook's running counts settled on top of it
+    (settled_us, signed; absent before it existed)."""
+    return cls.get("airtime_us", 0) + cls.get("settled_us", 0)
+
+
 def _classes(path):
     out = {}
     with open(path) as f:
@@ -249,7 +256,7 @@ def load_run(prefix, k=None):
         bkl = charged = None
         if c0 is not None and mac in c1:
             before, after = c0.get(mac, {}), c1[mac]
-            charged = after.get("airtime_us", 0) - before.get("airtime_us", 0)
+            charged = charged_us(after) - charged_us(before)
             if window_us and "backlogged_us" in after:
                 bkl = (after["backlogged_us"] - before.get("backlogged_us", 0)) / window_us
         sess = [sessions(p) for p in sorted(
