@@ -316,7 +316,12 @@ struct airfair_sta {
 	bool told_valid;		/* hook: the running counts below are set */
 	u32 told_ppdus[AIRFAIR_NUM_ACS];	/* as last told, per AC */
 	u32 told_windows[AIRFAIR_NUM_ACS];
+	u32 told_data[AIRFAIR_NUM_ACS];
 	u64 att_charged_ns;		/* attempts' air charged since then */
+	u64 data_charged_ns;		/* the rest of their charges, since then */
+	u64 sent_bytes;			/* their bytes and packets, since then */
+	u32 sent_pkts;
+	u32 sent_mean_len;		/* bytes per packet at the last report */
 	s64 settled_ns;			/* what the counts moved its charges */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	struct tc_airfair_rate up_rate;
@@ -461,7 +466,7 @@ int airfair_config_costable(const struct airfair_sched *q,
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 			  const u32 *ppdus, const u32 *windows,
-			  unsigned int acs);
+			  const u32 *data, unsigned int acs);
 void airfair_settle(struct airfair_sched *q, struct airfair_sta *sta, s64 ns);
 u16 airfair_sta_ampdu(const struct airfair_config *c,
 		      const struct airfair_sta *sta);

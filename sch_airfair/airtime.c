@@ -874,6 +874,24 @@ u64 airfair_backoff_ns(const struct airfair_timing *t, enum airfair_ac ac,
 	return div_u64((units - attempts) * t->slot_us * NS_PER_US, 2);
 }
 
+u64 airfair_data_ns(const struct airfair_timing *t,
+		    const struct tc_airfair_rate *r, u64 units, u32 len,
+		    bool agg)
+{
+	struct af_rate x;
+	u64 sub256;
+
+	if (!units || airfair_timing_validate(t) || af_resolve(r, &x) ||
+	    len > AF_MAX_LEN)
+		return 0;
+	/* an MPDU as the affine charge counts it: delimiter, mean pad 1.5 B */
+	sub256 = ((u64)len + t->overhead_len +
+		  (agg || x.kind >= AF_VHT ? AIRFAIR_P_DELIM_LEN : 0)) * 256 +
+		 (agg ? 384 : 0);
+	/* 8 L / 2^20 us a unit: 8000 L / 2^20 ns, L in 1/256 B */
+	return mul_u64_u64_div_u64(units, sub256 * 8000, 1ULL << 28);
+}
+
 /*
  * Affine fit of airfair_frame_ns(): the per-byte slope is the mean data
  * time per byte (8 T_sym / N_DBPS, or 8 / rate for DSSS) times the

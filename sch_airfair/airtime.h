@@ -153,6 +153,15 @@ u64 airfair_attempt_air_ns(const struct airfair_timing *t,
  */
 u64 airfair_backoff_ns(const struct airfair_timing *t, enum airfair_ac ac,
 		       u32 attempts, u32 windows);
+/*
+ * The data of MPDUs of @len bytes (before the MAC's overhead) whose
+ * attempts add up to @units of 2^20 / Mbit/s each (mac80211's hook counts
+ * them at the rate each went at); @r's kind and @agg say whether each
+ * carries an A-MPDU delimiter and padding, as airfair_sta_costs() has it.
+ */
+u64 airfair_data_ns(const struct airfair_timing *t,
+		    const struct tc_airfair_rate *r, u64 units, u32 len,
+		    bool agg);
 u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
 		     enum airfair_ac ac, u16 ampdu_x16,

@@ -47,6 +47,7 @@ struct airfair_m80211_report {
 	u32 cw_scale;			/* their mean 2^retry, 1/16 */
 	u32 tx_ppdus[AIRFAIR_NUM_ACS];	/* running count per AC, wraps */
 	u32 tx_windows[AIRFAIR_NUM_ACS];	/* theirs, in CWmin + 1 */
+	u32 tx_data[AIRFAIR_NUM_ACS];	/* their MPDUs, 2^20 / Mbit/s each */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
@@ -89,6 +90,7 @@ struct airfair_hook_update {
 	u32 cw_x16;
 	u32 tx_ppdus[AIRFAIR_NUM_ACS];
 	u32 tx_windows[AIRFAIR_NUM_ACS];
+	u32 tx_data[AIRFAIR_NUM_ACS];
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -226,7 +228,8 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	sta->last_active = jiffies;
 	airfair_sta_update_costs(q, sta);
 	airfair_settle(q, sta, airfair_sta_settle_ns(q, sta, u->tx_ppdus,
-						     u->tx_windows, acs));
+						     u->tx_windows, u->tx_data,
+						     acs));
 out:
 	sch_tree_unlock(sch);
 }
@@ -322,6 +325,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->cw_x16 = r->cw_scale;
 		memcpy(u->tx_ppdus, r->tx_ppdus, sizeof(u->tx_ppdus));
 		memcpy(u->tx_windows, r->tx_windows, sizeof(u->tx_windows));
+		memcpy(u->tx_data, r->tx_data, sizeof(u->tx_data));
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

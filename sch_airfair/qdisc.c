@@ -987,6 +987,25 @@ static struct airfair_sta *airfair_next_sta(struct Qdisc *sch, bool capping,
 	return NULL;
 }
 
+/*
+ * What a station's frame was charged for its own air, its attempts' part
+ * and the rest, for the hook's counts to settle (the upload data an ACK
+ * stands for, and the station's ACKs a download carries, are not the AP's
+ * air and are left out).
+ */
+static void airfair_sta_sent(struct airfair_sta *sta, const struct sk_buff *skb)
+{
+	const struct airfair_affine *c;
+	u32 len = qdisc_pkt_len(skb);
+
+	c = airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK ?
+	    &sta->costs.ack : &sta->costs.data;
+	sta->att_charged_ns += c->att_ns;
+	sta->data_charged_ns += airfair_affine_ns(c, len) - c->att_ns;
+	sta->sent_bytes += len;
+	sta->sent_pkts++;
+}
+
 static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 {
 	struct airfair_sched *q = qdisc_priv(sch);
@@ -1040,8 +1059,7 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	    airfair_ack_upload_ns(&sta->costs, skb))
 		q->auto_upload = true;
 	airfair_charge(q, sta, cost);
-	sta->att_charged_ns += airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK ?
-			       sta->costs.ack.att_ns : sta->costs.data.att_ns;
+	airfair_sta_sent(sta, skb);
 	sta->packets++;
 	sta->bytes += qdisc_pkt_len(skb);
 	if (!sta->qlen) {

@@ -305,52 +305,66 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
  * Reports come every 100 ms while a station sends.
  */
 #define AIRFAIR_TOLD_MAX_PPDUS		(1U << 20)
+#define AIRFAIR_TOLD_MAX_DATA		(1U << 31)
 #define AIRFAIR_SETTLE_MAX_NS		((s64)NSEC_PER_SEC / 4)
 
 /*
- * The hook's running counts of a station's PPDU attempts and the windows
- * they waited tell what its attempts took since the last report: AIFS,
- * backoff, preamble, SIFS and the ACK or BlockAck, at its current rate.
- * Its frames were charged for their attempts ahead, at dequeue, from the
- * hook's means over its recent PPDUs; the difference is what to settle,
- * so that over any stretch a station pays for the attempts it took, and a
- * burst of loss is charged when it is told rather than spread over the
- * frames that follow it while the means remember it. @acs: the ACs whose
- * counts are this instance's (all at the root, its queue's under mq).
- * Returns the ns to settle: 0 the first time, after a jump, and for the
- * naive model, which charges size / rate alone.
+ * The hook's running counts of a station's PPDU attempts, the windows they
+ * waited and the data of their MPDUs (weighed by the rate each went at)
+ * tell what its frames took since the last report: AIFS, backoff,
+ * preamble, SIFS and the ACK or BlockAck of each attempt at its current
+ * rate, and the data at the rates it went at, each MPDU at the mean length
+ * of what the station was sent. Its frames were charged ahead, at dequeue,
+ * from the hook's means over its recent PPDUs and its air-weighted loss;
+ * the difference is what to settle, so that over any stretch a station
+ * pays for the air it took, and a burst of loss is charged when it is
+ * told rather than spread over the frames that follow it while the means
+ * remember it. @acs: the ACs whose counts are this instance's (all at the
+ * root, its queue's under mq). Returns the ns to settle: 0 the first time,
+ * after a jump, and for the naive model, which charges size / rate alone.
  */
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 			  const u32 *ppdus, const u32 *windows,
-			  unsigned int acs)
+			  const u32 *data, unsigned int acs)
 {
 	const struct airfair_timing *t = &q->cfg.timing;
 	bool agg = airfair_sta_ampdu(&q->cfg, sta) > AIRFAIR_AMPDU_ONE;
 	bool fresh = !sta->told_valid;
-	u64 told = 0, charged;
+	u64 told = 0, units = 0, charged;
 	int ac;
 
+	if (sta->sent_pkts)
+		sta->sent_mean_len = div_u64(sta->sent_bytes, sta->sent_pkts);
 	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
 		u32 dp = ppdus[ac] - sta->told_ppdus[ac];
 		u32 dw = windows[ac] - sta->told_windows[ac];
+		u32 du = data[ac] - sta->told_data[ac];
 
 		if (!(acs & BIT(ac)))
 			continue;
-		/* each attempt waited 1 to 2^10 units */
+		/* each attempt waited 1 to 2^10 units, and carried data */
 		if (dp > AIRFAIR_TOLD_MAX_PPDUS || dw < dp ||
-		    dw > dp << AIRFAIR_CW_DOUBLINGS) {
+		    dw > dp << AIRFAIR_CW_DOUBLINGS || (du && !dp) ||
+		    du > AIRFAIR_TOLD_MAX_DATA) {
 			fresh = true;
 			continue;
 		}
 		told += dp * airfair_attempt_air_ns(t, &sta->rate, ac, agg) +
 			airfair_backoff_ns(t, ac, dp, dw);
+		units += du;
 	}
+	told += airfair_data_ns(t, &sta->rate, units, sta->sent_mean_len, agg);
 	memcpy(sta->told_ppdus, ppdus, sizeof(sta->told_ppdus));
 	memcpy(sta->told_windows, windows, sizeof(sta->told_windows));
+	memcpy(sta->told_data, data, sizeof(sta->told_data));
 	sta->told_valid = true;
-	charged = sta->att_charged_ns;
+	charged = sta->att_charged_ns + sta->data_charged_ns;
 	sta->att_charged_ns = 0;
-	if (fresh || q->cfg.model == AIRFAIR_MODEL_NAIVE)
+	sta->data_charged_ns = 0;
+	sta->sent_bytes = 0;
+	sta->sent_pkts = 0;
+	if (fresh || !sta->sent_mean_len ||
+	    q->cfg.model == AIRFAIR_MODEL_NAIVE)
 		return 0;
 	return clamp_t(s64, (s64)told - (s64)charged, -AIRFAIR_SETTLE_MAX_NS,
 		       AIRFAIR_SETTLE_MAX_NS);

@@ -870,6 +870,25 @@ START_TEST(test_attempt_air)
 					   MPDUS(4), 1460,
 					   AIRFAIR_MODEL_PRECISE, &c), 0);
 	ck_assert(llabs(4 * (s64)c.data.att_ns - (s64)(agg + bo)) <= 4);
+	/*
+	 * mac80211 counts an MPDU attempt at 433.3 Mbit/s as 2^20 / 433.3:
+	 * its data is what the charge's slope gives the MPDU at no loss
+	 */
+	{
+		u64 units = ((u64)10 << 20) / (airfair_rate_kbps(&r) / 100);
+		double want = (double)c.data.b_ns256 / 256 *
+			      (1500 + t.overhead_len + AIRFAIR_P_DELIM_LEN);
+
+		ck_assert(fabs(airfair_data_ns(&t, &r, 1000 * units, 1500,
+					       false) / 1000.0 - want) <
+			  0.002 * want);
+		/* in an A-MPDU each also pays its mean pad */
+		ck_assert_uint_gt(airfair_data_ns(&t, &r, 1000 * units, 1500,
+						  true),
+				  airfair_data_ns(&t, &r, 1000 * units, 1500,
+						  false));
+		ck_assert_uint_eq(airfair_data_ns(&t, &r, 0, 1500, false), 0);
+	}
 	/* the naive model charges no attempt */
 	ck_assert_int_eq(airfair_sta_costs(&t, &r, 0, 0, AIRFAIR_AC_BE, 2,
 					   AIRFAIR_AMPDU_ONE, 1460,

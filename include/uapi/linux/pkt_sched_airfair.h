@@ -355,10 +355,10 @@ enum {
 						 * charge's backoff follows it)
 						 */
 	TCA_AIRFAIR_CSTATS_SETTLED,		/* s64: us the hook's running counts
-						 * of PPDU attempts moved the charges
-						 * by, in all (+: attempts took more
-						 * than they were charged); included
-						 * in no other figure
+						 * of what was sent moved the charges
+						 * by, in all (+: it took more than
+						 * it was charged); included in no
+						 * other figure
 						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
