@@ -528,6 +528,8 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 
 			cell->idle_ns += w / c->ntx;
 			c->idle_ns += w / c->ntx;
+			cell->waited_ns += a->waited_ns + w;
+			a->waited_ns = 0;
 			/* the window its backoff was drawn from, in CWmin + 1 */
 			cell->cw_units += (a->cw + 1) / (a->p.cwmin + 1);
 		}
@@ -608,6 +610,10 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 				if (a->backoff < 1)
 					a->backoff = 1;	/* off-grid arrival rounding */
 			}
+			/* the idle it waited this round, which the winner's idle counts */
+			a->waited_ns += ts > c->idle_start && ts > a->contend_since ?
+				ts - (a->contend_since > c->idle_start ?
+				      a->contend_since : c->idle_start) : 0;
 		}
 		if (sent >= 0)
 			begin_attempt(m, c, r, sent);
@@ -1033,7 +1039,8 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
 					"\"collisions\": %llu, \"ppdu_failures\": %llu, "
 					"\"queue_drops\": %llu, \"ampdus\": %llu, "
-					"\"ampdu_mpdus\": %llu, \"told\": %llu, \"cw_units\": %llu",
+					"\"ampdu_mpdus\": %llu, \"told\": %llu, \"cw_units\": %llu, "
+					"\"waited_us\": %.3f",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
 					c->data_ns / 1000.0, c->ovh_ns / 1000.0, c->idle_ns / 1000.0,
@@ -1043,7 +1050,8 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->collisions,
 					(unsigned long long)c->ppdu_fails, (unsigned long long)c->qdrops,
 					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus,
-					(unsigned long long)c->told, (unsigned long long)c->cw_units);
+					(unsigned long long)c->told, (unsigned long long)c->cw_units,
+					c->waited_ns / 1000.0);
 				med_json_rate1(out, c);
 				first = false;
 			}

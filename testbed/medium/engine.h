@@ -82,6 +82,7 @@ struct med_ac {
 	uint64_t resume_ns;		/* countdown (re)starts here (slot grid) */
 	int retry;			/* failed attempts of the head frame */
 	uint64_t contend_since;		/* start of the current access attempt */
+	uint64_t waited_ns;		/* idle it counted down in rounds it lost */
 	uint64_t txop_start_ns;		/* start of the current TXOP */
 };
 
@@ -100,6 +101,8 @@ struct med_cell {
 	uint64_t data_ns;	/* data PPDUs of successful attempts */
 	uint64_t ovh_ns;	/* SIFS + ACK of successful attempts, TXOP SIFS gaps */
 	uint64_t idle_ns;	/* AIFS + backoff idle time that preceded its accesses */
+	uint64_t waited_ns;	/* the AIFS + backoff its accesses waited, slots won by
+				 * another sender included (they are in that one's idle) */
 	uint64_t coll_ns;	/* collided attempts: PPDU + ACK timeout */
 	uint64_t lost_ns;	/* attempts lost on the channel: PPDU + ACK timeout */
 	uint64_t frames;	/* MPDUs delivered (acked, or group frames sent) */

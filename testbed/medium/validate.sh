@@ -240,5 +240,26 @@ sed 's/^/#   /' <<<"$res"
 check "$([ $rc = 0 ] && [ "$(grep -c '^ok' <<<"$res")" = 7 ] && echo 1 || echo 0)" \
 	"A-MPDU reports tell every PPDU attempt once, each at its own rate, and its window ($(grep -c '^ok' <<<"$res")/7)"
 
+# 48-49: waited_us, the AIFS + backoff each sender waited: a lone saturated sender's is
+# the idle it is given; among four, each waited more than the idle it is given (the
+# slots it counted down in rounds another won are that one's idle): an attempt waits
+# its draw (7.5 slots, 67.5 us at 11a, more after collisions) and an AIFS (34 us) for
+# each round, about four, where the idle given is a quarter of the channel's
+j1=$(mktemp)
+waited() { # waited <json>: "sum-idle sum-waited waited-per-attempt min(waited - idle)"
+	jq -r '[.links[] | select(.attempts > 0)] |
+		"\(map(.backoff_idle_us) | add) \(map(.waited_us) | add) \((map(.waited_us) | add) / (map(.attempts) | add)) \(map(.waited_us - .backoff_idle_us) | min)"' "$1"
+}
+"$bin" --simulate --phy 11a --rate 54 --len 1500 --stations 1 --duration 5 -o "$j1" >/dev/null
+read -r idle wt per _ <<<"$(waited "$j1")"
+check "$(awk -v i="$idle" -v w="$wt" 'BEGIN{d = i - w; print (i > 0 && d < 1 && d > -1) ? 1 : 0}')" \
+	"one sender: waited $wt us = idle $idle us"
+"$bin" --simulate --phy 11a --rate 54 --len 1500 --stations 4 --duration 5 -o "$j1" >/dev/null
+read -r idle wt per mind <<<"$(waited "$j1")"
+check "$(awk -v i="$idle" -v w="$wt" -v p="$per" -v m="$mind" 'BEGIN{
+	print (w > 2 * i && w < 6 * i && m > 0 && p > 170 && p < 340) ? 1 : 0}')" \
+	"four senders: waited $wt us > idle $idle us, each more; $per us an attempt"
+rm -f "$j1"
+
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]

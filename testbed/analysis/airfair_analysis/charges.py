@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """python3 -m airfair_analysis.charges PREFIX: where airfair's charge for each station
 went against the medium's ground truth, by direction, for one saved run (PREFIX as
-load_run takes it, e.g. DIR/airfair). Per station: what airfair charged, the medium's
-air + the idle before each access (chen-yan's airtime) down (AP -> station) and up
-(station -> AP), frames delivered each way, the upload frames airfair counted, and the
+load_run takes it, e.g. DIR/airfair). Per station: what airfair charged (at dequeue and
+what the hook's running counts settled, `settled ms`), the medium's air + the idle
+before each access (chen-yan's airtime) down (AP -> station) and up (station -> AP),
+the charge over the AP's air to the station and all its accesses waited (`/down+waited`:
+the medium's waited_us, which counts the slots another sender's win took from the
+countdown; what airfair charges, where the station's own frames it does not see, such
+as replies to pings, are left out), frames delivered each way, the upload frames airfair counted, and the
 ground truth per delivered frame; and of the AP's PPDU attempts to it, the share that got
 no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
 (docs/airtime-model.md, A-MPDU), beside what a window doubling at that share would make
@@ -40,7 +44,8 @@ def window(m0, m1, tx, rx):
     and the hook (0 from a medium that does not count them), the windows their backoffs
     were drawn from in CWmin + 1 (cw_units, 0 from an older medium) and the bytes first
     tried at each rate."""
-    out = {"air_us": 0.0, "idle_us": 0.0, "frames": 0, "attempts": 0, "ppdu_failures": 0,
+    out = {"air_us": 0.0, "idle_us": 0.0, "waited_us": 0.0, "busy_us": 0.0, "frames": 0,
+           "attempts": 0, "ppdu_failures": 0,
            "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "cw_units": 0,
            "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
@@ -49,6 +54,8 @@ def window(m0, m1, tx, rx):
                 continue
             out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
             out["idle_us"] += sign * link.get("backoff_idle_us", 0)
+            out["busy_us"] += sign * link.get("airtime_us", 0)
+            out["waited_us"] += sign * link.get("waited_us", link.get("backoff_idle_us", 0))
             for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes",
                       "told", "cw_units"):
                 out[k] += sign * link.get(k, 0)
@@ -172,6 +179,7 @@ def breakdown(prefix, skip_s=None):
             rec[d] = window(m0, m1, tx, rx)
         air = rec["down"]["air_us"] + rec["up"]["air_us"]
         rec["charged_us"] = rec["upload_frames"] = rec["charge_ratio"] = None
+        rec["waited_ratio"] = None
         rec["hook_ampdu"] = rec["hook_loss"] = rec["hook_acked"] = rec["hook_cw"] = None
         if c1 is not None and mac in c1:
             after, before = c1[mac], c0.get(mac, {})
@@ -188,6 +196,9 @@ def breakdown(prefix, skip_s=None):
             rec["settled_us"] = after.get("settled_us", 0) - before.get("settled_us", 0)
             rec["upload_frames"] = after.get("upload_frames", 0) - before.get("upload_frames", 0)
             rec["charge_ratio"] = rec["charged_us"] / air if air > 0 else None
+            # the AP's own frames to it, each attempt with all it counted down
+            waited = rec["down"]["busy_us"] + rec["down"]["waited_us"]
+            rec["waited_ratio"] = rec["charged_us"] / waited if waited > 0 else None
         out.append(rec)
     return out
 
@@ -234,7 +245,8 @@ def _per_attempt(d):
 
 def show(recs, out=None, phy=None):
     out = out or sys.stdout
-    print("station  charged ms  settled ms  air+idle ms  charged/air  down frames  us/frame  "
+    print("station  charged ms  settled ms  air+idle ms  charged/air  /down+waited  down frames  "
+          "us/frame  "
           "up frames  us/frame  upload counted  down PPDUs failed %  idle us/attempt  "
           "doubling us/attempt  hook us/attempt  window medium/hook", file=out)
     for r in recs:
@@ -254,7 +266,8 @@ def show(recs, out=None, phy=None):
         if r["down"]["attempts"] and r["down"]["cw_units"]:
             win = f"{r['down']['cw_units'] / r['down']['attempts']:.2f}/"
             win += f"{r['hook_cw']:.2f}" if r.get("hook_cw") else "-"
-        print(f"sta{r['station']:<5} {ch:>10}  {st:>10}  {air / 1e3:>11.1f}  {ratio:>11}  "
+        wr = "-" if r.get("waited_ratio") is None else f"{r['waited_ratio']:.2f}"
+        print(f"sta{r['station']:<5} {ch:>10}  {st:>10}  {air / 1e3:>11.1f}  {ratio:>11}  {wr:>14}  "
               f"{r['down']['frames']:>11}  {_per_frame(r['down']):>8}  "
               f"{r['up']['frames']:>9}  {_per_frame(r['up']):>8}  {upc:>14}  "
               f"{failed:>19}  {idle:>15}  {dbl:>19}  {hook:>15}  {win:>18}", file=out)

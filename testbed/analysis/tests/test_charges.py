@@ -57,6 +57,24 @@ class Charges(unittest.TestCase):
         # station 1 down: 10 attempts, 5 - 1 of them failed, 90 us idle
         self.assertEqual((s1["down"]["attempts"], s1["down"]["ppdu_failures"]), (10, 4))
         self.assertAlmostEqual(s1["down"]["idle_us"], 90)
+        # an older medium without waited_us: the idle stands for it
+        self.assertAlmostEqual(s1["waited_ratio"], 1.0)
+
+    def test_waited(self):
+        # station 1's accesses waited 150 us where the medium gave them 90 of idle (a
+        # sender that won meanwhile got the rest): the charge over its own air + wait;
+        # the settled part counts in the charge
+        m1 = json.load(open(self.p + "-m1.json"))
+        m1["medium"]["links"][0]["waited_us"] = 160
+        json.dump(m1, open(self.p + "-m1.json", "w"))
+        m0 = json.load(open(self.p + "-m0.json"))
+        m0["medium"]["links"][0]["waited_us"] = 10
+        json.dump(m0, open(self.p + "-m0.json", "w"))
+        open(self.p + "-c1.json", "w").write(
+            json.dumps({"station": {"addr": "aa", "airtime_us": 2000, "settled_us": 50}}) + "\n")
+        s1 = breakdown(self.p)[0]
+        self.assertEqual((s1["charged_us"], s1["settled_us"]), (1050, 50))
+        self.assertAlmostEqual(s1["waited_ratio"], 1050 / (900 + 150))
 
     def test_doubling(self):
         # 802.11a BE: AIFS 16 + 3 x 9 us; CW 15, 31, ... 1023 over 7 attempts (retries 6)
