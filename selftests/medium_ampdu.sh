@@ -23,7 +23,7 @@
 # The MPDUs acknowledged per PPDU attempt the hook reports (mac80211 patch 396) must
 # match the medium's delivered MPDUs per PPDU attempt within a factor 1.5. What airfair
 # charges a station, settled by the hook's running counts of PPDU attempts (patch 400),
-# must match the medium's air + idle on its link within a tenth.
+# must match the medium's air on its link and what its accesses waited within a tenth.
 # Needs the patched hwsim: vm/run.sh --modules build/KVER/hwsim (skips without it).
 #   AIRFAIR_MEDIUM_K (default 20), AIRFAIR_AMPDU_SECS (default 16)
 . "$(dirname "$0")/lib.sh"
@@ -306,14 +306,15 @@ else
 		awk -v m="$cw" -v t="$wtruth" 'BEGIN{d = m - t; if (d < 0) d = -d
 			exit !(t >= 1 && d <= 0.1 + 0.25 * t)}' || cw_ok=0
 		# the charge from the first sample to the last (at dequeue, and with what
-		# the hook's running counts settled) over the medium's air + idle to the
-		# station between the same samples: within a tenth, settled
+		# the hook's running counts settled) over the medium's air to the station
+		# and what its accesses waited (waited_us, as the charge models the wait)
+		# between the same samples: within a tenth, settled
 		read -r ch st <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
 			'[.[] | (.station // empty) | select(.addr == $a)] |
 			"\((.[-1].airtime_us // 0) - (.[0].airtime_us // 0)) \((.[-1].settled_us // 0) - (.[0].settled_us // 0))"' \
 			"$WIFI_DIR/af-class.json")"
 		air=$(for k in 1 12; do jq -r --argjson i "$i" '[.medium.links[] |
-			select(.tx == 0 and .rx == $i) | .airtime_us + .backoff_idle_us] | add // 0' \
+			select(.tx == 0 and .rx == $i) | .airtime_us + (.waited_us // .backoff_idle_us)] | add // 0' \
 			"$WIFI_DIR/af-m$k.json"; done | awk 'NR == 1 { a = $1 } NR == 2 { print $1 - a }')
 		read -r r0 r1 <<< "$(awk -v c="$ch" -v s="$st" -v a="$air" 'BEGIN{
 			if (a > 0) printf "%.3f %.3f", c / a, (c + s) / a; else print "0 0"}')"

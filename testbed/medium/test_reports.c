@@ -20,6 +20,9 @@
 static int n_tests, n_fail;
 static uint64_t told, acked, reports, foreign;
 static uint64_t windows[MED_MAX_RADIOS];	/* by receiver, from the reports */
+static uint64_t mpdus_told[MED_MAX_RADIOS];	/* MPDUs x attempts, as the hook */
+static uint64_t data_told[MED_MAX_RADIOS];	/* 2^20 / Mbit/s per MPDU attempt */
+static uint64_t ppdus_told[MED_MAX_RADIOS];
 static unsigned int cw_top;		/* doublings from CWmin to CWmax, BE */
 static double dst_per[MED_MAX_RADIOS];	/* a receiver's own loss, if set */
 static uint32_t tok_seen[16];
@@ -48,6 +51,15 @@ static double per(void *ctx, int src, int dst, const struct tc_airfair_rate *r,
 	return psdu_len == LOST_LEN + 4 ? 1.0 : by_mcs[r->mcs & 7];
 }
 
+static void set_tok_rate(struct tc_airfair_rate *r, uint32_t tok)
+{
+	r->mode = AIRFAIR_MODE_HT;
+	r->mcs = tok & 0xff;
+	r->nss = 1;
+	r->bw = AIRFAIR_BW_20;
+	r->gi = AIRFAIR_GI_LONG;
+}
+
 static bool in_chain(const struct med_frame *f, uint32_t tok)
 {
 	for (int i = 0; i < f->nrates; i++)
@@ -67,6 +79,15 @@ static void on_done(void *ctx, struct med_frame *f)
 			n += f->rep_count[i];
 		for (unsigned int i = 0; i < n; i++)
 			windows[f->dst] += 1u << (i < cw_top ? i : cw_top);
+		mpdus_told[f->dst] += (uint64_t)f->rep_len * n;
+		ppdus_told[f->dst] += n;
+		for (int i = 0; i < f->rep_n; i++) {
+			struct tc_airfair_rate r = { 0 };
+
+			set_tok_rate(&r, f->rep_tok[i]);
+			data_told[f->dst] += ((uint64_t)f->rep_count[i] * f->rep_len * 1000 << 20) /
+					     airfair_rate_kbps(&r);
+		}
 		for (int i = 0; i < f->rep_n; i++) {
 			told += f->rep_count[i];
 			tok_seen[f->rep_tok[i] & 15] += f->rep_count[i];
@@ -124,6 +145,9 @@ static void setup(struct medium *m, uint64_t seed)
 	med_radio_add(m, 3);
 	told = acked = reports = foreign = 0;
 	memset(windows, 0, sizeof(windows));
+	memset(mpdus_told, 0, sizeof(mpdus_told));
+	memset(data_told, 0, sizeof(data_told));
+	memset(ppdus_told, 0, sizeof(ppdus_told));
 	{
 		/* the frames' 5 GHz channel: 802.11a timing */
 		struct airfair_timing t;
@@ -146,6 +170,47 @@ static bool windows_told(const struct medium *m, int dst)
 }
 
 /*
+ * the MPDUs of the link 0 -> dst's attempts against its reports' A-MPDU
+ * length times their attempts (as the hook counts each attempt's MPDUs; a
+ * failed A-MPDU told on another's report is counted at that one's length):
+ * within 3 %
+ */
+static bool mpdus_close(const struct medium *m, int dst)
+{
+	const struct med_cell *c = &m->cell[0][dst][AIRFAIR_AC_BE];
+	uint64_t truth = c->ampdu_mpdus + c->attempts - c->ampdus;
+
+	printf("# receiver %d: %llu MPDU attempts, %llu as the reports tell them\n", dst,
+	       (unsigned long long)truth, (unsigned long long)mpdus_told[dst]);
+	return truth && mpdus_told[dst] * 100 >= truth * 97 &&
+	       mpdus_told[dst] * 100 <= truth * 103;
+}
+
+/*
+ * What sch_airfair settles for the link 0 -> dst from the hook's counts (its
+ * attempts' fixed air at the main rate, MCS 5, the backoff of their windows
+ * and their data at the rates they went at, MPDUs of the frames' length)
+ * against the medium's air for it and what its accesses waited: within 2 %
+ */
+static bool valued_close(const struct medium *m, int dst)
+{
+	const struct med_cell *c = &m->cell[0][dst][AIRFAIR_AC_BE];
+	struct tc_airfair_rate main = { 0 };
+	struct airfair_timing t;
+	uint64_t truth, told;
+
+	airfair_timing_preset(AIRFAIR_PHY_11A, &t);
+	set_tok_rate(&main, TOK(5));
+	told = ppdus_told[dst] * airfair_attempt_air_ns(&t, &main, AIRFAIR_AC_BE, true) +
+	       airfair_backoff_ns(&t, AIRFAIR_AC_BE, ppdus_told[dst], windows[dst]) +
+	       airfair_data_ns(&t, &main, data_told[dst], 1500 + 4 - t.overhead_len, true);
+	truth = c->data_ns + c->ovh_ns + c->lost_ns + c->coll_ns + c->waited_ns;
+	printf("# receiver %d: told %.1f ms, medium air + waited %.1f ms (air %.1f, waited %.1f)\n",
+	       dst, told / 1e6, truth / 1e6, (truth - c->waited_ns) / 1e6, c->waited_ns / 1e6);
+	return truth && told * 100 >= truth * 98 && told * 100 <= truth * 102;
+}
+
+/*
  * NFRAMES frames in bursts of @burst, @gap_ns apart, so that some A-MPDUs
  * are short and some frames go alone; then until every one has finished
  */
@@ -165,7 +230,7 @@ int main(void)
 	const struct med_cell *c;
 	struct med_frame *a, *b;
 
-	printf("TAP version 13\n1..7\n");
+	printf("TAP version 13\n1..11\n");
 	setup(&m, 7);
 	run_frames(&m, 7, 300000);
 	c = &m.cell[0][1][AIRFAIR_AC_BE];
@@ -182,6 +247,8 @@ int main(void)
 	check(acked == c->frames, "their acknowledgements sum to the MPDUs delivered");
 	check(windows_told(&m, 1) && c->cw_units > c->attempts,
 	      "their retry chains tell the window each attempt waited");
+	check(mpdus_close(&m, 1), "their A-MPDU lengths tell the MPDUs the attempts carried");
+	check(valued_close(&m, 1), "what airfair settles from them is the link's air and wait");
 
 	/*
 	 * A (MCS 7 once, then MCS 5 twice; never gets through) ahead of B (MCS
@@ -227,5 +294,9 @@ int main(void)
 	check(windows_told(&m, 1) & windows_told(&m, 2) & windows_told(&m, 3) &&
 	      m.cell[0][3][AIRFAIR_AC_BE].cw_units > 4 * m.cell[0][3][AIRFAIR_AC_BE].attempts / 3,
 	      "each receiver's retry chains tell its windows where three share the AP's");
+	check(mpdus_close(&m, 1) & mpdus_close(&m, 2) & mpdus_close(&m, 3),
+	      "and their A-MPDU lengths the MPDUs each one's attempts carried");
+	check(valued_close(&m, 1) & valued_close(&m, 2) & valued_close(&m, 3),
+	      "and what airfair settles from them each one's air and wait");
 	return n_fail ? 1 : 0;
 }
