@@ -487,6 +487,7 @@ void airfair_tcp_options(const struct sk_buff *skb, const struct tcphdr *th,
 struct airfair_flow *airfair_classify(struct airfair_sched *q,
 				      struct airfair_sta *sta,
 				      struct sk_buff *skb);
+u32 airfair_l3_len(const struct sk_buff *skb, u32 *segs);
 u32 airfair_flow_cost(const struct airfair_sched *q,
 		      const struct airfair_sta *sta,
 		      const struct airfair_flow *flow,

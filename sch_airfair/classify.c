@@ -396,6 +396,19 @@ struct airfair_flow *airfair_classify(struct airfair_sched *q,
 	return flow;
 }
 
+/*
+ * The L3 bytes of a packet, as the airtime model takes them (802.11 framing
+ * replaces the Ethernet header), and the frames it goes out as (@segs: a
+ * GSO packet is one per segment).
+ */
+u32 airfair_l3_len(const struct sk_buff *skb, u32 *segs)
+{
+	u32 len = qdisc_pkt_len(skb);
+
+	*segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+	return len > *segs * ETH_HLEN ? len - *segs * ETH_HLEN : 0;
+}
+
 u32 airfair_flow_cost(const struct airfair_sched *q,
 		      const struct airfair_sta *sta,
 		      const struct airfair_flow *flow,
@@ -403,9 +416,8 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 		      const struct airfair_upload_seen *up)
 {
 	const struct airfair_sta_costs *c = &sta->costs;
-	u32 segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	const struct airfair_affine *a;
-	u32 len = qdisc_pkt_len(skb);
+	u32 segs, len = airfair_l3_len(skb, &segs);
 	u32 fixed_ns;
 	u64 cost;
 
@@ -434,8 +446,6 @@ u32 airfair_flow_cost(const struct airfair_sched *q,
 		fixed_ns = a->a_ns;
 		break;
 	}
-	/* The model wants L3 length: 802.11 framing replaces the Ethernet header. */
-	len = len > segs * ETH_HLEN ? len - segs * ETH_HLEN : 0;
 	/* A GSO packet becomes segs frames: each pays the fixed part once. */
 	cost = (u64)fixed_ns * segs + (((u64)a->b_ns256 * len) >> 8);
 	/*

@@ -996,14 +996,15 @@ static struct airfair_sta *airfair_next_sta(struct Qdisc *sch, bool capping,
 static void airfair_sta_sent(struct airfair_sta *sta, const struct sk_buff *skb)
 {
 	const struct airfair_affine *c;
-	u32 len = qdisc_pkt_len(skb);
+	u32 segs, len = airfair_l3_len(skb, &segs);
 
 	c = airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK ?
 	    &sta->costs.ack : &sta->costs.data;
-	sta->att_charged_ns += c->att_ns;
-	sta->data_charged_ns += airfair_affine_ns(c, len) - c->att_ns;
+	sta->att_charged_ns += (u64)c->att_ns * segs;
+	sta->data_charged_ns += (u64)(c->a_ns - c->att_ns) * segs +
+				(((u64)c->b_ns256 * len) >> 8);
 	sta->sent_bytes += len;
-	sta->sent_pkts++;
+	sta->sent_pkts += segs;
 }
 
 static struct sk_buff *airfair_dequeue(struct Qdisc *sch)

@@ -205,8 +205,9 @@ static bool valued_close(const struct medium *m, int dst)
 	       airfair_backoff_ns(&t, AIRFAIR_AC_BE, ppdus_told[dst], windows[dst]) +
 	       airfair_data_ns(&t, &main, data_told[dst], 1500 + 4 - t.overhead_len, true);
 	truth = c->data_ns + c->ovh_ns + c->lost_ns + c->coll_ns + c->waited_ns;
-	printf("# receiver %d: told %.1f ms, medium air + waited %.1f ms (air %.1f, waited %.1f)\n",
-	       dst, told / 1e6, truth / 1e6, (truth - c->waited_ns) / 1e6, c->waited_ns / 1e6);
+	printf("# receiver %d: told %.1f ms, medium air + waited %.1f ms (air %.1f, waited %.1f; %llu of %llu attempts one MPDU)\n",
+	       dst, told / 1e6, truth / 1e6, (truth - c->waited_ns) / 1e6, c->waited_ns / 1e6,
+	       (unsigned long long)(c->attempts - c->ampdus), (unsigned long long)c->attempts);
 	return truth && told * 100 >= truth * 98 && told * 100 <= truth * 102;
 }
 
