@@ -320,8 +320,9 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
  * pays for the air it took, and a burst of loss is charged when it is
  * told rather than spread over the frames that follow it while the means
  * remember it. @acs: the ACs whose counts are this instance's (all at the
- * root, its queue's under mq). Returns the ns to settle: 0 the first time,
- * after a jump, and for the naive model, which charges size / rate alone.
+ * root, its queue's under mq; none where no instance carries an AC alone).
+ * Returns the ns to settle: 0 the first time, after a jump, without ACs,
+ * and for the naive model, which charges size / rate alone.
  */
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 			  const u32 *ppdus, const u32 *windows,
@@ -363,7 +364,7 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	sta->data_charged_ns = 0;
 	sta->sent_bytes = 0;
 	sta->sent_pkts = 0;
-	if (fresh || !sta->sent_mean_len ||
+	if (fresh || !acs || !sta->sent_mean_len ||
 	    q->cfg.model == AIRFAIR_MODEL_NAIVE)
 		return 0;
 	return clamp_t(s64, (s64)told - (s64)charged, -AIRFAIR_SETTLE_MAX_NS,
