@@ -289,6 +289,18 @@ struct airfair_tcp_opts {
 /* how long a station counts as busy, or as uploading, after its last packet */
 #define AIRFAIR_BUSY_WINDOW	(HZ / 2)
 
+/*
+ * mac80211's running counts of a station's PPDU attempts per AC (hook ABI
+ * 6, docs/mac80211-hook.md): the attempts, the windows they waited in CWmin
+ * + 1, their MPDUs at 2^20 / Mbit/s each, and those of one MPDU; they wrap.
+ */
+struct airfair_told {
+	u32 ppdus[AIRFAIR_NUM_ACS];
+	u32 windows[AIRFAIR_NUM_ACS];
+	u32 data[AIRFAIR_NUM_ACS];
+	u32 single[AIRFAIR_NUM_ACS];
+};
+
 struct airfair_sta {
 	struct hlist_node hnode;	/* sched->sta_hash, by address */
 	struct list_head node;		/* sched->free_stas or sched->all_stas */
@@ -313,10 +325,8 @@ struct airfair_sta {
 	u16 ack_x16;			/* hook: MPDUs acked per PPDU, 1/16 */
 	u32 ppdu_loss_q16;		/* hook: PPDUs with no ACK/BlockAck */
 	u16 cw_x16;			/* hook: their window, mean 2^retry, 1/16 */
-	bool told_valid;		/* hook: the running counts below are set */
-	u32 told_ppdus[AIRFAIR_NUM_ACS];	/* as last told, per AC */
-	u32 told_windows[AIRFAIR_NUM_ACS];
-	u32 told_data[AIRFAIR_NUM_ACS];
+	bool told_valid;		/* hook: told is set */
+	struct airfair_told told;	/* hook: its running counts, as last told */
 	u64 att_charged_ns;		/* attempts' air charged since then */
 	u64 data_charged_ns;		/* the rest of their charges, since then */
 	u64 sent_bytes;			/* their bytes and packets, since then */
@@ -465,8 +475,7 @@ int airfair_config_costable(const struct airfair_sched *q,
 			    const struct airfair_config *c);
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta);
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
-			  const u32 *ppdus, const u32 *windows,
-			  const u32 *data, unsigned int acs);
+			  const struct airfair_told *now, unsigned int acs);
 void airfair_settle(struct airfair_sched *q, struct airfair_sta *sta, s64 ns);
 u16 airfair_sta_ampdu(const struct airfair_config *c,
 		      const struct airfair_sta *sta);

@@ -48,6 +48,7 @@ struct airfair_m80211_report {
 	u32 tx_ppdus[AIRFAIR_NUM_ACS];	/* running count per AC, wraps */
 	u32 tx_windows[AIRFAIR_NUM_ACS];	/* theirs, in CWmin + 1 */
 	u32 tx_data[AIRFAIR_NUM_ACS];	/* their MPDUs, 2^20 / Mbit/s each */
+	u32 tx_single[AIRFAIR_NUM_ACS];	/* those of one MPDU (ACK) */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
@@ -88,9 +89,7 @@ struct airfair_hook_update {
 	u32 ack_x16;
 	u32 ppdu_loss;
 	u32 cw_x16;
-	u32 tx_ppdus[AIRFAIR_NUM_ACS];
-	u32 tx_windows[AIRFAIR_NUM_ACS];
-	u32 tx_data[AIRFAIR_NUM_ACS];
+	struct airfair_told told;
 };
 
 static DEFINE_MUTEX(airfair_hook_mutex);	/* binding */
@@ -227,9 +226,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	q->phy_pending_us = u->phy_pending_us;
 	sta->last_active = jiffies;
 	airfair_sta_update_costs(q, sta);
-	airfair_settle(q, sta, airfair_sta_settle_ns(q, sta, u->tx_ppdus,
-						     u->tx_windows, u->tx_data,
-						     acs));
+	airfair_settle(q, sta, airfair_sta_settle_ns(q, sta, &u->told, acs));
 out:
 	sch_tree_unlock(sch);
 }
@@ -323,9 +320,10 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->ack_x16 = r->ack_len;
 		u->ppdu_loss = r->ppdu_loss;
 		u->cw_x16 = r->cw_scale;
-		memcpy(u->tx_ppdus, r->tx_ppdus, sizeof(u->tx_ppdus));
-		memcpy(u->tx_windows, r->tx_windows, sizeof(u->tx_windows));
-		memcpy(u->tx_data, r->tx_data, sizeof(u->tx_data));
+		memcpy(u->told.ppdus, r->tx_ppdus, sizeof(u->told.ppdus));
+		memcpy(u->told.windows, r->tx_windows, sizeof(u->told.windows));
+		memcpy(u->told.data, r->tx_data, sizeof(u->told.data));
+		memcpy(u->told.single, r->tx_single, sizeof(u->told.single));
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

@@ -310,11 +310,11 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 
 /*
  * The hook's running counts of a station's PPDU attempts, the windows they
- * waited and the data of their MPDUs (weighed by the rate each went at)
- * tell what its frames took since the last report: AIFS, backoff,
- * preamble, SIFS and the ACK or BlockAck of each attempt at its current
- * rate, and the data at the rates it went at, each MPDU at the mean length
- * of what the station was sent. Its frames were charged ahead, at dequeue,
+ * waited, the data of their MPDUs (weighed by the rate each went at) and
+ * the attempts of one MPDU tell what its frames took since the last report:
+ * AIFS, backoff, preamble, SIFS and the ACK (one MPDU) or BlockAck of each
+ * attempt at its current rate, and the data at the rates it went at, each
+ * MPDU at the mean length of what the station was sent. Its frames were charged ahead, at dequeue,
  * from the hook's means over its recent PPDUs and its air-weighted loss;
  * the difference is what to settle, so that over any stretch a station
  * pays for the air it took, and a burst of loss is charged when it is
@@ -325,11 +325,11 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
  * and for the naive model, which charges size / rate alone.
  */
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
-			  const u32 *ppdus, const u32 *windows,
-			  const u32 *data, unsigned int acs)
+			  const struct airfair_told *now, unsigned int acs)
 {
 	const struct airfair_timing *t = &q->cfg.timing;
 	bool agg = airfair_sta_ampdu(&q->cfg, sta) > AIRFAIR_AMPDU_ONE;
+	const struct airfair_told *was = &sta->told;
 	bool fresh = !sta->told_valid;
 	u64 told = 0, units = 0, charged;
 	int ac;
@@ -337,27 +337,29 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	if (sta->sent_pkts)
 		sta->sent_mean_len = div_u64(sta->sent_bytes, sta->sent_pkts);
 	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
-		u32 dp = ppdus[ac] - sta->told_ppdus[ac];
-		u32 dw = windows[ac] - sta->told_windows[ac];
-		u32 du = data[ac] - sta->told_data[ac];
+		u32 dp = now->ppdus[ac] - was->ppdus[ac];
+		u32 dw = now->windows[ac] - was->windows[ac];
+		u32 du = now->data[ac] - was->data[ac];
+		u32 ds = now->single[ac] - was->single[ac];
 
 		if (!(acs & BIT(ac)))
 			continue;
 		/* each attempt waited 1 to 2^10 units, and carried data */
 		if (dp > AIRFAIR_TOLD_MAX_PPDUS || dw < dp ||
 		    dw > dp << AIRFAIR_CW_DOUBLINGS || (du && !dp) ||
-		    du > AIRFAIR_TOLD_MAX_DATA) {
+		    du > AIRFAIR_TOLD_MAX_DATA || ds > dp) {
 			fresh = true;
 			continue;
 		}
-		told += dp * airfair_attempt_air_ns(t, &sta->rate, ac, agg) +
+		/* an ACK answers a PPDU of one MPDU, a BlockAck the others */
+		told += ds * airfair_attempt_air_ns(t, &sta->rate, ac, false) +
+			(dp - ds) * airfair_attempt_air_ns(t, &sta->rate, ac,
+							   agg) +
 			airfair_backoff_ns(t, ac, dp, dw);
 		units += du;
 	}
 	told += airfair_data_ns(t, &sta->rate, units, sta->sent_mean_len, agg);
-	memcpy(sta->told_ppdus, ppdus, sizeof(sta->told_ppdus));
-	memcpy(sta->told_windows, windows, sizeof(sta->told_windows));
-	memcpy(sta->told_data, data, sizeof(sta->told_data));
+	sta->told = *now;
 	sta->told_valid = true;
 	charged = sta->att_charged_ns + sta->data_charged_ns;
 	sta->att_charged_ns = 0;

@@ -23,6 +23,7 @@ static uint64_t windows[MED_MAX_RADIOS];	/* by receiver, from the reports */
 static uint64_t mpdus_told[MED_MAX_RADIOS];	/* MPDUs x attempts, as the hook */
 static uint64_t data_told[MED_MAX_RADIOS];	/* 2^20 / Mbit/s per MPDU attempt */
 static uint64_t ppdus_told[MED_MAX_RADIOS];
+static uint64_t singles_told[MED_MAX_RADIOS];	/* attempts of one MPDU */
 static unsigned int cw_top;		/* doublings from CWmin to CWmax, BE */
 static double dst_per[MED_MAX_RADIOS];	/* a receiver's own loss, if set */
 static uint32_t tok_seen[16];
@@ -81,6 +82,7 @@ static void on_done(void *ctx, struct med_frame *f)
 			windows[f->dst] += 1u << (i < cw_top ? i : cw_top);
 		mpdus_told[f->dst] += (uint64_t)f->rep_len * n;
 		ppdus_told[f->dst] += n;
+		singles_told[f->dst] += f->rep_len == 1 ? n : 0;
 		for (int i = 0; i < f->rep_n; i++) {
 			struct tc_airfair_rate r = { 0 };
 
@@ -148,6 +150,7 @@ static void setup(struct medium *m, uint64_t seed)
 	memset(mpdus_told, 0, sizeof(mpdus_told));
 	memset(data_told, 0, sizeof(data_told));
 	memset(ppdus_told, 0, sizeof(ppdus_told));
+	memset(singles_told, 0, sizeof(singles_told));
 	{
 		/* the frames' 5 GHz channel: 802.11a timing */
 		struct airfair_timing t;
@@ -188,8 +191,9 @@ static bool mpdus_close(const struct medium *m, int dst)
 
 /*
  * What sch_airfair settles for the link 0 -> dst from the hook's counts (its
- * attempts' fixed air at the main rate, MCS 5, the backoff of their windows
- * and their data at the rates they went at, MPDUs of the frames' length)
+ * attempts' fixed air at the main rate, MCS 5, with an ACK after one MPDU
+ * and a BlockAck after more, the backoff of their windows and their data at
+ * the rates they went at, MPDUs of the frames' length)
  * against the medium's air for it and what its accesses waited: within 2 %
  */
 static bool valued_close(const struct medium *m, int dst)
@@ -201,7 +205,9 @@ static bool valued_close(const struct medium *m, int dst)
 
 	airfair_timing_preset(AIRFAIR_PHY_11A, &t);
 	set_tok_rate(&main, TOK(5));
-	told = ppdus_told[dst] * airfair_attempt_air_ns(&t, &main, AIRFAIR_AC_BE, true) +
+	told = singles_told[dst] * airfair_attempt_air_ns(&t, &main, AIRFAIR_AC_BE, false) +
+	       (ppdus_told[dst] - singles_told[dst]) *
+	       airfair_attempt_air_ns(&t, &main, AIRFAIR_AC_BE, true) +
 	       airfair_backoff_ns(&t, AIRFAIR_AC_BE, ppdus_told[dst], windows[dst]) +
 	       airfair_data_ns(&t, &main, data_told[dst], 1500 + 4 - t.overhead_len, true);
 	truth = c->data_ns + c->ovh_ns + c->lost_ns + c->coll_ns + c->waited_ns;
