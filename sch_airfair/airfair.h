@@ -327,8 +327,7 @@ struct airfair_sta {
 	u16 cw_x16;			/* hook: their window, mean 2^retry, 1/16 */
 	bool told_valid;		/* hook: told is set */
 	struct airfair_told told;	/* hook: its running counts, as last told */
-	u64 att_charged_ns;		/* attempts' air charged since then */
-	u64 data_charged_ns;		/* the rest of their charges, since then */
+	u64 own_charged_ns;		/* its frames' own air charged since then */
 	u64 sent_bytes;			/* their bytes and packets, since then */
 	u32 sent_pkts;
 	u32 sent_mean_len;		/* bytes per packet at the last report */

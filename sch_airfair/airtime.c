@@ -917,7 +917,6 @@ static int af_affine_cost(const struct airfair_timing *t,
 	fixed = af_ppdu_fixed_ns(&f.x) + f.aifs_ns + f.sifs_ns + f.resp_ns;
 	a = af_mul_shr32(fixed, f.att_q32) + f.backoff_ns;
 	a = af_share(a, f.n_x16);
-	out->att_ns = af_sat32(a);
 	/* MAC overhead bytes (+ delimiter, + mean pad 1.5 B in A-MPDUs) */
 	ovh256 = ((u64)t->overhead_len + f.delim) * 256 +
 		 (f.n_x16 > AIRFAIR_AMPDU_ONE ? 384 : 0);
@@ -987,7 +986,6 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	out->ack.b_ns256 = out->data.b_ns256;
 	v = ((u64)out->data.b_ns256 * AIRFAIR_P_TCP_ACK_LEN) >> 8;
 	out->ack.a_ns = af_sat32(ack_ns > v ? ack_ns - v : 0);
-	out->ack.att_ns = min(out->data.att_ns, out->ack.a_ns);
 
 	/* Eq. 9: one upload data frame, d of them per ACK */
 	out->up_data_ns = af_sat32(airfair_frame_split_ns(t, r, up_len,

@@ -57,7 +57,6 @@ struct airfair_breakdown {
 struct airfair_affine {
 	u32 a_ns;
 	u32 b_ns256;
-	u32 att_ns;	/* of a_ns: what its PPDU attempts take besides data */
 };
 
 struct airfair_sta_costs {

@@ -988,10 +988,9 @@ static struct airfair_sta *airfair_next_sta(struct Qdisc *sch, bool capping,
 }
 
 /*
- * What a station's frame was charged for its own air, its attempts' part
- * and the rest, for the hook's counts to settle (the upload data an ACK
- * stands for, and the station's ACKs a download carries, are not the AP's
- * air and are left out).
+ * What a station's frame was charged for its own air, for the hook's counts
+ * to settle (the upload data an ACK stands for, and the station's ACKs a
+ * download carries, are not the AP's air and are left out).
  */
 static void airfair_sta_sent(struct airfair_sta *sta, const struct sk_buff *skb)
 {
@@ -1000,9 +999,8 @@ static void airfair_sta_sent(struct airfair_sta *sta, const struct sk_buff *skb)
 
 	c = airfair_cb(skb)->pkt_class == AIRFAIR_PKT_TCP_ACK ?
 	    &sta->costs.ack : &sta->costs.data;
-	sta->att_charged_ns += (u64)c->att_ns * segs;
-	sta->data_charged_ns += (u64)(c->a_ns - c->att_ns) * segs +
-				(((u64)c->b_ns256 * len) >> 8);
+	sta->own_charged_ns += (u64)c->a_ns * segs +
+			       (((u64)c->b_ns256 * len) >> 8);
 	sta->sent_bytes += len;
 	sta->sent_pkts += segs;
 }

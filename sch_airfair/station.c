@@ -240,11 +240,8 @@ static void airfair_affine_add_attempts(struct airfair_affine *a, s64 d_q16,
 					u64 attempt_ns)
 {
 	s64 ns = div_s64(d_q16 * (s64)attempt_ns, 65536);
-	u32 a_ns = clamp_t(s64, (s64)a->a_ns + ns, a->a_ns / 2, U32_MAX);
 
-	a->att_ns = clamp_t(s64, (s64)a->att_ns + ((s64)a_ns - a->a_ns), 0,
-			    a_ns);
-	a->a_ns = a_ns;
+	a->a_ns = clamp_t(s64, (s64)a->a_ns + ns, a->a_ns / 2, U32_MAX);
 }
 
 void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
@@ -314,8 +311,9 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
  * the attempts of one MPDU tell what its frames took since the last report:
  * AIFS, backoff, preamble, SIFS and the ACK (one MPDU) or BlockAck of each
  * attempt at its current rate, and the data at the rates it went at, each
- * MPDU at the mean length of what the station was sent. Its frames were charged ahead, at dequeue,
- * from the hook's means over its recent PPDUs and its air-weighted loss;
+ * MPDU at the mean length of what the station was sent. Its frames were
+ * charged ahead, at dequeue, from the hook's means over its recent PPDUs
+ * and its air-weighted loss;
  * the difference is what to settle, so that over any stretch a station
  * pays for the air it took, and a burst of loss is charged when it is
  * told rather than spread over the frames that follow it while the means
@@ -361,9 +359,8 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	told += airfair_data_ns(t, &sta->rate, units, sta->sent_mean_len, agg);
 	sta->told = *now;
 	sta->told_valid = true;
-	charged = sta->att_charged_ns + sta->data_charged_ns;
-	sta->att_charged_ns = 0;
-	sta->data_charged_ns = 0;
+	charged = sta->own_charged_ns;
+	sta->own_charged_ns = 0;
 	sta->sent_bytes = 0;
 	sta->sent_pkts = 0;
 	if (fresh || !acs || !sta->sent_mean_len ||
