@@ -499,6 +499,18 @@ static void begin_attempt(struct medium *m, struct med_chan *c, int r, int ac)
 		airfair_ctrl_ns(&c->t, tx->nagg > 1 ? c->t.ba_len : c->t.ack_len);
 }
 
+/*
+ * The idle an AC contending for an access at ts has waited this round:
+ * since the medium went idle or its frame reached the head of its queue,
+ * whichever is later.
+ */
+static uint64_t ac_waited(const struct med_chan *c, const struct med_ac *a, uint64_t ts)
+{
+	uint64_t from = a->contend_since > c->idle_start ? a->contend_since : c->idle_start;
+
+	return ts > from ? ts - from : 0;
+}
+
 /* Outcomes and airtime of the attempts in c->tx[], which all start at ts. */
 static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 {
@@ -520,11 +532,8 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 		int sig = 0;
 
 		{
-			/* idle time this access waited: since the medium went idle or
-			 * since the frame reached the head of its queue, whichever is later */
 			struct med_ac *a = &m->radio[tx->radio].ac[tx->ac];
-			uint64_t from = a->contend_since > c->idle_start ? a->contend_since : c->idle_start;
-			uint64_t w = idle && ts > from ? ts - from : 0;
+			uint64_t w = idle ? ac_waited(c, a, ts) : 0;
 
 			cell->idle_ns += w / c->ntx;
 			c->idle_ns += w / c->ntx;
@@ -611,9 +620,7 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 					a->backoff = 1;	/* off-grid arrival rounding */
 			}
 			/* the idle it waited this round, which the winner's idle counts */
-			a->waited_ns += ts > c->idle_start && ts > a->contend_since ?
-				ts - (a->contend_since > c->idle_start ?
-				      a->contend_since : c->idle_start) : 0;
+			a->waited_ns += ac_waited(c, a, ts);
 		}
 		if (sent >= 0)
 			begin_attempt(m, c, r, sent);

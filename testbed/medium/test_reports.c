@@ -103,11 +103,7 @@ static void on_done(void *ctx, struct med_frame *f)
 
 static void set_rate(struct med_frame *f, int slot, int mcs, int count)
 {
-	f->rate[slot].mode = AIRFAIR_MODE_HT;
-	f->rate[slot].mcs = mcs;
-	f->rate[slot].nss = 1;
-	f->rate[slot].bw = AIRFAIR_BW_20;
-	f->rate[slot].gi = AIRFAIR_GI_LONG;
+	set_tok_rate(&f->rate[slot], TOK(mcs));
 	f->rate_tok[slot] = TOK(mcs);
 	f->count[slot] = count;
 }
