@@ -332,6 +332,9 @@ struct airfair_sta {
 	u32 sent_pkts;
 	u32 sent_mean_len;		/* bytes per packet at the last report */
 	s64 settled_ns;			/* what the counts moved its charges */
+	u64 told_air_ns;		/* what the settled counts told: air, */
+	u64 told_wait_ns;		/* and the AIFS + backoff waited */
+	struct tc_airfair_told_counts told_sum;	/* the counts, summed */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	struct tc_airfair_rate up_rate;
 	u32 up_loss_q16;		/* its received frames' Retry share */

@@ -1975,6 +1975,8 @@ struct airfair_sta_snap {
 	u32 flows[4];	/* TCP down, TCP up, UDP, other */
 	u64 airtime_ns, packets, bytes, upload_frames, backlogged_ns;
 	s64 settled_ns;
+	u64 told_air_ns, told_wait_ns;
+	struct tc_airfair_told_counts told_sum;
 };
 
 static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
@@ -2005,6 +2007,9 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 	n->ppdu_loss_q16 = sta->ppdu_loss_q16;
 	n->cw_x16 = sta->cw_x16;
 	n->settled_ns = sta->settled_ns;
+	n->told_air_ns = sta->told_air_ns;
+	n->told_wait_ns = sta->told_wait_ns;
+	n->told_sum = sta->told_sum;
 	n->ampdu_used = airfair_sta_ampdu(&q->cfg, sta);
 	n->up_ampdu_x16 = sta->up_ampdu_x16;
 	n->up_ampdu_used = airfair_sta_up_ampdu(&q->cfg, sta);
@@ -2144,6 +2149,15 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    nla_put_s64(d->skb, TCA_AIRFAIR_CSTATS_SETTLED,
 			div_s64(n.settled_ns, NSEC_PER_USEC),
 			TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_TOLD_AIR,
+			      div_u64(n.told_air_ns, NSEC_PER_USEC),
+			      TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_TOLD_WAIT,
+			      div_u64(n.told_wait_ns, NSEC_PER_USEC),
+			      TCA_AIRFAIR_CSTATS_PAD) ||
+	    nla_put_64bit(d->skb, TCA_AIRFAIR_CSTATS_TOLD_COUNTS,
+			  sizeof(n.told_sum), &n.told_sum,
+			  TCA_AIRFAIR_CSTATS_PAD) ||
 	    (n.expected_kbps &&
 	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT,
 			 n.expected_kbps)) ||

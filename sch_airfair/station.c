@@ -329,7 +329,8 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	bool agg = airfair_sta_ampdu(&q->cfg, sta) > AIRFAIR_AMPDU_ONE;
 	const struct airfair_told *was = &sta->told;
 	bool fresh = !sta->told_valid;
-	u64 told = 0, units = 0, charged;
+	struct tc_airfair_told_counts sum = {};
+	u64 told = 0, wait = 0, units = 0, charged;
 	int ac;
 
 	if (sta->sent_pkts)
@@ -339,6 +340,7 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 		u32 dw = now->windows[ac] - was->windows[ac];
 		u32 du = now->data[ac] - was->data[ac];
 		u32 ds = now->single[ac] - was->single[ac];
+		u64 backoff;
 
 		if (!(acs & BIT(ac)))
 			continue;
@@ -349,12 +351,18 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 			fresh = true;
 			continue;
 		}
+		backoff = airfair_backoff_ns(t, ac, dp, dw);
 		/* an ACK answers a PPDU of one MPDU, a BlockAck the others */
 		told += ds * airfair_attempt_air_ns(t, &sta->rate, ac, false) +
 			(dp - ds) * airfair_attempt_air_ns(t, &sta->rate, ac,
-							   agg) +
-			airfair_backoff_ns(t, ac, dp, dw);
+							   agg) + backoff;
+		/* what they waited, AIFS and backoff, apart in the stats */
+		wait += (u64)dp * (t->sifs_us + t->aifsn[ac] * t->slot_us) *
+			NSEC_PER_USEC + backoff;
 		units += du;
+		sum.ppdus += dp;
+		sum.windows += dw;
+		sum.single += ds;
 	}
 	told += airfair_data_ns(t, &sta->rate, units, sta->sent_mean_len, agg);
 	sta->told = *now;
@@ -366,6 +374,12 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	if (fresh || !acs || !sta->sent_mean_len ||
 	    q->cfg.model == AIRFAIR_MODEL_NAIVE)
 		return 0;
+	sta->told_air_ns += told - min(told, wait);
+	sta->told_wait_ns += wait;
+	sta->told_sum.ppdus += sum.ppdus;
+	sta->told_sum.windows += sum.windows;
+	sta->told_sum.data += units;
+	sta->told_sum.single += sum.single;
 	return clamp_t(s64, (s64)told - (s64)charged, -AIRFAIR_SETTLE_MAX_NS,
 		       AIRFAIR_SETTLE_MAX_NS);
 }

@@ -1227,6 +1227,22 @@ static __u8 af_u8_or_0(const struct rtattr *a)
 	return af_attr_ok(a, 1) ? rta_getattr_u8(a) : 0;
 }
 
+/* the hook's running counts behind the settlement, as the class dump has them */
+static void af_print_told_counts(const struct rtattr *a)
+{
+	struct tc_airfair_told_counts c;
+
+	if (!af_attr_ok(a, sizeof(c)))
+		return;
+	memcpy(&c, RTA_DATA(a), sizeof(c));
+	open_json_object("told");
+	print_u64(PRINT_ANY, "ppdus", " ppdus %llu", c.ppdus);
+	print_u64(PRINT_ANY, "windows", " windows %llu", c.windows);
+	print_u64(PRINT_ANY, "single", " single %llu", c.single);
+	print_u64(PRINT_ANY, "data", " data %llu", c.data);
+	close_json_object();
+}
+
 static bool af_get_rate(struct rtattr *nest, struct tc_airfair_rate *r)
 {
 	struct rtattr *tb[TCA_AIRFAIR_RATE_MAX + 1];
@@ -1714,6 +1730,15 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_SETTLED], 8))
 		print_s64(PRINT_ANY, "settled_us", " settled %lldus",
 			  (__s64)af_u64(tb[TCA_AIRFAIR_CSTATS_SETTLED]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_TOLD_AIR], 8) &&
+	    af_attr_ok(tb[TCA_AIRFAIR_CSTATS_TOLD_WAIT], 8)) {
+		print_u64(PRINT_ANY, "told_air_us", " (told air %lluus",
+			  af_u64(tb[TCA_AIRFAIR_CSTATS_TOLD_AIR]));
+		print_u64(PRINT_ANY, "told_wait_us", " wait %lluus",
+			  af_u64(tb[TCA_AIRFAIR_CSTATS_TOLD_WAIT]));
+		af_print_told_counts(tb[TCA_AIRFAIR_CSTATS_TOLD_COUNTS]);
+		print_string(PRINT_FP, NULL, "%s", ")");
+	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_DEFICIT], 4))
 		print_int(PRINT_ANY, "deficit_ns", " deficit %dns",
 			  (__s32)af_u32(tb[TCA_AIRFAIR_CSTATS_DEFICIT]));

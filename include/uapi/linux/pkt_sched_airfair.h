@@ -278,6 +278,17 @@ enum {
 };
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
 
+/*
+ * TCA_AIRFAIR_CSTATS_TOLD_COUNTS: what the mac80211 hook's running counts
+ * moved by over the reports that settled, in all (the instance's ACs)
+ */
+struct tc_airfair_told_counts {
+	__u64	ppdus;		/* PPDU attempts */
+	__u64	windows;	/* their contention windows, in CWmin + 1 */
+	__u64	data;		/* their MPDUs, 2^20 / Mbit/s per MPDU attempt */
+	__u64	single;		/* attempts of one MPDU */
+};
+
 /* Per-station (class) statistics: nested in TCA_STATS_APP of a class dump. */
 enum {
 	TCA_AIRFAIR_CSTATS_UNSPEC,
@@ -360,6 +371,15 @@ enum {
 						 * it was charged); included in no
 						 * other figure
 						 */
+	TCA_AIRFAIR_CSTATS_TOLD_AIR,		/* u64: us of air (preambles, data,
+						 * SIFS, ACKs/BlockAcks) the settled
+						 * running counts told, in all
+						 */
+	TCA_AIRFAIR_CSTATS_TOLD_WAIT,		/* u64: us of AIFS and backoff they
+						 * told; with @TOLD_AIR what @SETTLED
+						 * and airtime add up to
+						 */
+	TCA_AIRFAIR_CSTATS_TOLD_COUNTS,		/* struct tc_airfair_told_counts */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)

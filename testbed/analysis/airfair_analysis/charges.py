@@ -46,7 +46,7 @@ def window(m0, m1, tx, rx):
     tried at each rate."""
     out = {"air_us": 0.0, "idle_us": 0.0, "waited_us": 0.0, "busy_us": 0.0, "frames": 0,
            "attempts": 0, "ppdu_failures": 0,
-           "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "cw_units": 0,
+           "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "told_mpdus": 0, "cw_units": 0,
            "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
@@ -57,7 +57,7 @@ def window(m0, m1, tx, rx):
             out["busy_us"] += sign * link.get("airtime_us", 0)
             out["waited_us"] += sign * link.get("waited_us", link.get("backoff_idle_us", 0))
             for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes",
-                      "told", "cw_units"):
+                      "told", "told_mpdus", "cw_units"):
                 out[k] += sign * link.get(k, 0)
             frb = out["first_rate_bytes"]
             for rate, n in link.get("first_rate_bytes", {}).items():
@@ -181,6 +181,7 @@ def breakdown(prefix, skip_s=None):
         rec["charged_us"] = rec["upload_frames"] = rec["charge_ratio"] = None
         rec["waited_ratio"] = None
         rec["hook_ampdu"] = rec["hook_loss"] = rec["hook_acked"] = rec["hook_cw"] = None
+        rec["told_air_us"] = rec["told_wait_us"] = rec["told"] = None
         if c1 is not None and mac in c1:
             after, before = c1[mac], c0.get(mac, {})
             if mac in means:
@@ -195,6 +196,12 @@ def breakdown(prefix, skip_s=None):
             rec["charged_us"] = charged_us(after) - charged_us(before)
             rec["settled_us"] = after.get("settled_us", 0) - before.get("settled_us", 0)
             rec["upload_frames"] = after.get("upload_frames", 0) - before.get("upload_frames", 0)
+            if "told_air_us" in after:
+                for k in ("told_air_us", "told_wait_us"):
+                    rec[k] = after.get(k, 0) - before.get(k, 0)
+            if "told" in after:
+                rec["told"] = {k: v - before.get("told", {}).get(k, 0)
+                               for k, v in after["told"].items()}
             rec["charge_ratio"] = rec["charged_us"] / air if air > 0 else None
             # the AP's own frames to it, each attempt with all it counted down
             waited = rec["down"]["busy_us"] + rec["down"]["waited_us"]
@@ -281,29 +288,49 @@ def show_inputs(recs, out=None, phy=None):
     over the MPDUs the hook counts acknowledged per PPDU attempt, else the
     expected attempts at the hook's loss over its A-MPDU length; the AIFS + backoff,
     SIFS and ACK or BlockAck of each attempt are charged that many times per MPDU), and
-    the medium's busy air and AIFS + backoff per delivered MPDU. Needs the retry limit of
+    the medium's busy air and AIFS + backoff per delivered MPDU, and what the hook's running
+    counts told (class stats told_air_us, told_wait_us, over the reports that settled) over
+    the medium's air and AIFS + backoff waited to the station, and the counts themselves
+    over the medium's: PPDU attempts, their windows (CWmin + 1 units) and the attempts of
+    one MPDU (`told ppdus/windows/single`). Needs the retry limit of
     the run's PHY for the loss's attempts ("-" without a medium config or the hook's
     figures)."""
     out = out or sys.stdout
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
-    print("station  MPDUs/attempt medium  hook  attempts/MPDU medium  told  charged  "
-          "busy us/MPDU  idle us/MPDU", file=out)
+    print("station  MPDUs/attempt medium  told  hook  attempts/MPDU medium  told  charged  "
+          "busy us/MPDU  idle us/MPDU  told air/busy  told wait/waited  "
+          "told ppdus/windows/single", file=out)
     for r in recs:
         d = r["down"]
         if not d["frames"] or not d["attempts"]:
             continue
         mpdus = (d["attempts"] - d["ampdus"] + d["ampdu_mpdus"]) / d["attempts"]
         hook = "-" if r["hook_ampdu"] is None else f"{r['hook_ampdu']:.2f}"
+        # what the statuses' A-MPDU lengths tell, the medium's count of them
+        tmp = f"{d['told_mpdus'] / d['told']:.2f}" if d["told"] and d["told_mpdus"] else "-"
         charged = "-"
         if r.get("hook_acked"):
             charged = f"{1 / r['hook_acked']:.2f}"
         elif retries is not None and r["hook_ampdu"] is not None and r["hook_loss"] is not None:
             charged = f"{airtime_ref.attempts(r['hook_loss'], retries) / r['hook_ampdu']:.2f}"
         told = f"{d['told'] / d['frames']:.2f}" if d["told"] else "-"
-        print(f"sta{r['station']:<5} {mpdus:>20.2f}  {hook:>4}  "
+        t_air = t_wait = "-"
+        if r.get("told_air_us") is not None:
+            if d["busy_us"] > 0:
+                t_air = f"{r['told_air_us'] / d['busy_us']:.3f}"
+            if d["waited_us"] > 0:
+                t_wait = f"{r['told_wait_us'] / d['waited_us']:.3f}"
+        counts = "-"
+        if r.get("told"):
+            single = d["attempts"] - d["ampdus"]
+            counts = "/".join("-" if not m else f"{r['told'].get(k, 0) / m:.3f}"
+                              for k, m in (("ppdus", d["attempts"]),
+                                           ("windows", d["cw_units"]),
+                                           ("single", single)))
+        print(f"sta{r['station']:<5} {mpdus:>20.2f}  {tmp:>4}  {hook:>4}  "
               f"{d['attempts'] / d['frames']:>20.2f}  {told:>4}  {charged:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
-              f"{d['idle_us'] / d['frames']:>12.0f}", file=out)
+              f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  {counts:>25}", file=out)
 
 
 def prefix_main(module, breakdown_fn, show_fn, argv=None, options=""):

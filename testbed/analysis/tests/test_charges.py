@@ -75,6 +75,21 @@ class Charges(unittest.TestCase):
         s1 = breakdown(self.p)[0]
         self.assertEqual((s1["charged_us"], s1["settled_us"]), (1050, 50))
         self.assertAlmostEqual(s1["waited_ratio"], 1050 / (900 + 150))
+        self.assertIsNone(s1["told_air_us"])
+        # what the counts told, split: over the link's busy air and its wait
+        open(self.p + "-c1.json", "w").write(json.dumps(
+            {"station": {"addr": "aa", "airtime_us": 2000, "settled_us": 50,
+                         "told_air_us": 450, "told_wait_us": 180,
+                         "told": {"ppdus": 9, "windows": 12, "single": 9, "data": 7}}}) + "\n")
+        s1 = breakdown(self.p)[0]
+        self.assertEqual((s1["told_air_us"], s1["told_wait_us"]), (450, 180))
+        self.assertEqual(s1["told"]["ppdus"], 9)
+        out = io.StringIO()
+        show_inputs([s1], out)
+        row = out.getvalue().splitlines()[1].split()
+        busy = s1["down"]["busy_us"]
+        # 9 told of the link's 10 attempts, all single; the medium counts no windows
+        self.assertEqual(row[-3:], [f"{450 / busy:.3f}", f"{180 / 150:.3f}", "0.900/-/0.900"])
 
     def test_doubling(self):
         # 802.11a BE: AIFS 16 + 3 x 9 us; CW 15, 31, ... 1023 over 7 attempts (retries 6)
@@ -119,9 +134,10 @@ class Charges(unittest.TestCase):
         self.assertEqual(len(lines), 3)    # station 2: its two VO frames down
         # station 1: 10 single-MPDU attempts for 10 MPDUs; model (1 - 0.25^7) / 0.75 / 2;
         # busy 900 us and idle 90 us over 10 MPDUs
-        self.assertEqual(lines[1].split(), ["sta1", "1.00", "2.00", "1.00", "-",
-                                            f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9"])
-        self.assertEqual(lines[2].split()[2], "-")     # no hook figures for station 2
+        self.assertEqual(lines[1].split(), ["sta1", "1.00", "-", "2.00", "1.00", "-",
+                                            f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9",
+                                            "-", "-", "-"])   # nothing told
+        self.assertEqual(lines[2].split()[3], "-")     # no hook figures for station 2
         # with the hook's acknowledged MPDUs per PPDU attempt (ABI 4): charged 1 / its mean
         with open(self.p + "-class-trace.txt", "a") as f:
             for t, ack in ((3.0, 8), (4.0, 16)):
@@ -132,15 +148,18 @@ class Charges(unittest.TestCase):
         self.assertEqual(s1["hook_acked"], 0.75)
         out = io.StringIO()
         show_inputs([s1], out, phy=medium_phy(self.p))
-        self.assertEqual(out.getvalue().splitlines()[1].split()[5], f"{1 / 0.75:.2f}")
-        # a medium that counts the attempts its statuses told: 17 - 5 over 10 MPDUs
-        for name, told in (("-m0.json", 5), ("-m1.json", 17)):
+        self.assertEqual(out.getvalue().splitlines()[1].split()[6], f"{1 / 0.75:.2f}")
+        # a medium that counts the attempts its statuses told: 17 - 5 over 10 MPDUs, and
+        # their MPDUs by the reports' lengths: 30 - 6 over those 12 attempts
+        for name, told, mpdus in (("-m0.json", 5, 6), ("-m1.json", 17, 30)):
             m = json.load(open(self.p + name))
             m["medium"]["links"][0]["told"] = told
+            m["medium"]["links"][0]["told_mpdus"] = mpdus
             json.dump(m, open(self.p + name, "w"))
         out = io.StringIO()
         show_inputs(breakdown(self.p), out, phy=medium_phy(self.p))
-        self.assertEqual(out.getvalue().splitlines()[1].split()[4], "1.20")
+        row = out.getvalue().splitlines()[1].split()
+        self.assertEqual((row[2], row[5]), ("2.00", "1.20"))
 
     def test_hook_window(self):
         # 802.11a BE: AIFS 43 us, CWmin 15, CWmax 1023, 9 us slots
