@@ -629,9 +629,13 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 }
 
 /* a failed A-MPDU attempt at slot s of f's chain, to be told on a later report */
-static void unreported_add(struct med_unreported *u, const struct med_frame *f, int s)
+static void unreported_add(struct med_unreported *u, const struct med_frame *f, int s,
+			   int nagg)
 {
 	int i = 0;
+
+	u->attempts++;
+	u->mpdus += nagg;
 
 	while (i < u->n && u->tok[i] != f->rate_tok[s])
 		i++;
@@ -674,15 +678,28 @@ static void report_add(struct med_frame *f, uint32_t tok, unsigned int n)
 	f->rep_count[f->rep_n++] = n > UINT8_MAX ? UINT8_MAX : n;
 }
 
-/* The link's failed A-MPDUs first on f's report, at the rates they went at. */
-static void report_unreported(struct medium *m, int radio, struct med_frame *f)
+/*
+ * f's report of an attempt of nagg MPDUs, got of them acknowledged, at the
+ * rate named tok: the link's failed attempts first, at the rates they went
+ * at, and the MPDUs per attempt over all of them (see rep_len).
+ */
+static void report_attempts(struct medium *m, int radio, struct med_frame *f, uint32_t tok,
+			    int nagg, int got)
 {
 	struct med_unreported *u = &m->ampdu_unreported[radio][f->dst];
+	uint32_t n = u->attempts + 1, mpdus = u->mpdus + nagg;
+	uint32_t len = (mpdus + n / 2) / n;
 
 	f->rep_n = 0;
 	for (int i = 0; i < u->n; i++)
 		report_add(f, u->tok[i], u->fails[i]);
+	report_add(f, tok, 1);
 	u->n = 0;
+	u->attempts = u->mpdus = 0;
+	if (len < (uint32_t)got)
+		len = got;
+	f->rep_len = len < 1 ? 1 : len > UINT8_MAX ? UINT8_MAX : len;
+	f->rep_ack = got;
 }
 
 static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx, bool acked)
@@ -696,12 +713,14 @@ static void frame_finish(struct medium *m, struct med_chan *c, struct med_tx *tx
 		 * Its own failed attempts were told to the link's next report,
 		 * which is this one unless an A-MPDU came between.
 		 */
-		f->rep_len = 1;
-		f->rep_ack = acked;
-		f->rep_n = 0;
-		if (f->dst >= 0 && f->dst != MED_BCAST)
-			report_unreported(m, tx->radio, f);
-		report_add(f, f->rate_tok[tx->rate_i], 1);
+		if (f->dst >= 0 && f->dst != MED_BCAST) {
+			report_attempts(m, tx->radio, f, f->rate_tok[tx->rate_i], 1, acked);
+		} else {
+			f->rep_len = 1;
+			f->rep_ack = acked;
+			f->rep_n = 0;
+			report_add(f, f->rate_tok[tx->rate_i], 1);
+		}
 	}
 
 	ac_pop(m, &m->radio[tx->radio], a);
@@ -784,14 +803,11 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	for (int j = 0; j < tx->nagg && !rep; j++)
 		if (next_rate(m, tx->agg[j]) < 0)
 			rep = tx->agg[j];
-	if (rep) {
-		rep->rep_len = tx->nagg;
-		rep->rep_ack = got;
-		report_unreported(m, tx->radio, rep);
-		report_add(rep, tx->f->rate_tok[tx->rate_i], 1);
-	} else {
-		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst], tx->f, tx->rate_i);
-	}
+	if (rep)
+		report_attempts(m, tx->radio, rep, tx->f->rate_tok[tx->rate_i], tx->nagg, got);
+	else
+		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst], tx->f, tx->rate_i,
+			       tx->nagg);
 
 	if (tx->ok) {
 		cell->data_ns += tx->ppdu_ns;
@@ -904,7 +920,7 @@ static void end_tx(struct medium *m, int ci)
 			} else {
 				if (f->ampdu && f->dst >= 0 && f->dst != MED_BCAST)
 					unreported_add(&m->ampdu_unreported[tx->radio][f->dst],
-						       f, tx->rate_i);
+						       f, tx->rate_i, 1);
 				a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
 				a->backoff = rand_slots(m, a->cw);
 				MED_LOG(m, 3, "radio %d ac %d: retry %d, cw %u, backoff %d\n", tx->radio,
@@ -1046,7 +1062,8 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
 					"\"collisions\": %llu, \"ppdu_failures\": %llu, "
 					"\"queue_drops\": %llu, \"ampdus\": %llu, "
-					"\"ampdu_mpdus\": %llu, \"told\": %llu, \"cw_units\": %llu, "
+					"\"ampdu_mpdus\": %llu, \"told\": %llu, \"told_mpdus\": %llu, "
+					"\"cw_units\": %llu, "
 					"\"waited_us\": %.3f",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
@@ -1057,8 +1074,9 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->collisions,
 					(unsigned long long)c->ppdu_fails, (unsigned long long)c->qdrops,
 					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus,
-					(unsigned long long)c->told, (unsigned long long)c->cw_units,
-					c->waited_ns / 1000.0);
+					(unsigned long long)c->told,
+					(unsigned long long)c->told_mpdus,
+					(unsigned long long)c->cw_units, c->waited_ns / 1000.0);
 				med_json_rate1(out, c);
 				first = false;
 			}

@@ -58,7 +58,10 @@ struct med_frame {
 	 * link's A-MPDUs of which nothing was acknowledged and no frame
 	 * finished, then this one (or, for a frame of a BlockAck session sent
 	 * alone, its own attempts), as a radio reports an A-MPDU it retried
-	 * down its chain. rep_len 0: no report.
+	 * down its chain. rep_len is the MPDUs of all those attempts over
+	 * their number (at least rep_ack), so that attempts x rep_len counts
+	 * the MPDUs they carried where each went with its own length. rep_len
+	 * 0: no report.
 	 */
 	uint8_t rep_len, rep_ack, rep_n;
 	uint32_t rep_tok[MED_MAX_RATES];
@@ -122,6 +125,7 @@ struct med_cell {
 	 * how well rate control and the qdisc's hook hear the link.
 	 */
 	uint64_t told;
+	uint64_t told_mpdus;	/* their MPDUs, as attempts x each report's length */
 	/*
 	 * Delivered bytes by the first rate of the MPDU's retry chain: the rate
 	 * rate control chose, whatever rate finally carried it. kbps 0: unused;
@@ -207,6 +211,7 @@ struct medium {
 		int n;
 		uint32_t tok[MED_MAX_RATES];	/* the rates, by the driver's name */
 		uint16_t fails[MED_MAX_RATES];
+		uint32_t attempts, mpdus;	/* and the MPDUs they carried */
 	} ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
 	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */
 	bool (*edca_for)(void *ctx, int radio, int ac, struct med_edca *p);

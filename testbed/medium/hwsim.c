@@ -387,18 +387,24 @@ static void status_send(struct hw_ctx *h, const struct hw_status *st)
  * The PPDU attempts a status tells, as mac80211 counts them: the rates'
  * attempts up to the first unused slot, on a status of its own (a frame
  * outside a BlockAck session, or an A-MPDU report); none without an ACK.
+ * Their MPDUs: attempts x the report's A-MPDU length (one outside one).
  */
 static void status_told(struct hw_ctx *h, const struct med_frame *f,
 			const struct hw_status *st)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, len = 1;
+	struct med_cell *c;
 
 	if (f->dst < 0 || f->dst == MED_BCAST || (st->flags & HWSIM_TX_CTL_NO_ACK) ||
 	    (f->ampdu && !(st->flags & HWSIM_TX_STAT_AMPDU)))
 		return;
+	c = &h->m->cell[f->src][f->dst][f->ac];
+	if ((st->flags & HWSIM_TX_STAT_AMPDU) && (st->flags >> 8 & 0xff))
+		len = st->flags >> 8 & 0xff;
 	for (int i = 0; i < 4 && st->tx[i].idx >= 0; i++)
 		n += st->tx[i].count;
-	h->m->cell[f->src][f->dst][f->ac].told += n;
+	c->told += n;
+	c->told_mpdus += (uint64_t)n * len;
 }
 
 static void send_status(struct hw_ctx *h, struct med_frame *f)
