@@ -60,6 +60,7 @@ FAIR_MEDIUM_BIN=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair
 # station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail) so
 # that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
 [ -n "${FAIR_MEDIUM_EXTRA+set}" ] || FAIR_MEDIUM_EXTRA=()
+FAIR_PING_S=${FAIR_PING_S:-0.5}
 # The PHY: the medium's preset, hostapd's mode and airfair's preset (all 5 GHz)
 FAIR_PHY=${FAIR_PHY:-11a}
 case $FAIR_PHY in
@@ -426,10 +427,12 @@ fair_run() {
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m0.json"
 	local hw0 hw1
 	hw0=$(fair_hwsim_lost)
-	# latency under load: each station pings the server twice a second while measured
+	# latency under load: each station pings the server every FAIR_PING_S real
+	# seconds while measured (0: no pings, the stations' own frames left out)
 	local ppids=()
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
-		ip netns exec "$(sta_ns "$i")" ping -i 0.5 -w "$secs" "$SERVER_IP" \
+		[ "$FAIR_PING_S" = 0 ] && break
+		ip netns exec "$(sta_ns "$i")" ping -i "$FAIR_PING_S" -w "$secs" "$SERVER_IP" \
 			> "$WIFI_DIR/ping-sta$i.txt" 2>&1 &
 		ppids+=($!)
 	done

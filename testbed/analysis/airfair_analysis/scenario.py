@@ -89,6 +89,7 @@ class Scenario:
     path: str = ""
     medium: List[str] = field(default_factory=list)   # extra medium config lines
     warmup: int = 4                       # seconds of TCP each way before the runs
+    ping_s: float = 0.5                   # real s between a station's pings; 0: none
     variants: Dict[str, tuple] = field(default_factory=dict)  # label -> (qdisc, options)
     # the paper's figures to print beside ours: metric -> run -> qdisc -> value
     published: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
@@ -211,8 +212,8 @@ def parse(text, name, path=""):
         d = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path or name}: {e}") from None
-    top = ("title", "paper", "phy", "dilation", "seconds", "omit", "wired_delay_ms", "seeds",
-           "qdiscs", "stations", "runs", "published", "medium", "variants", "targets")
+    top = ("title", "paper", "phy", "dilation", "seconds", "omit", "wired_delay_ms", "ping",
+           "seeds", "qdiscs", "stations", "runs", "published", "medium", "variants", "targets")
     _check_keys(name, d, top, ("title", "stations", "runs", "qdiscs"))
     phy = d.get("phy", "11a")
     if phy not in PHYS:
@@ -226,6 +227,10 @@ def parse(text, name, path=""):
         omit=_num(f"{name}.omit", d.get("omit", 3), 0, 60, integer=True),
         wired_delay_ms=_num(f"{name}.wired_delay_ms", d.get("wired_delay_ms", 10), 0, 1000),
         seeds=d.get("seeds", [7]), qdiscs=d["qdiscs"], stations=[])
+    sc.ping_s = _num(f"{name}.ping", d.get("ping", 0.5), 0, 60)
+    if 0 < sc.ping_s < 0.2:
+        raise ScenarioError(f"{name}.ping: {sc.ping_s:g} s: 0 (no pings) or at least 0.2 "
+                            "(ping's shortest interval for a user)")
     sc.variants = _variants(f"{name}.variants", d.get("variants", {}))
     known = QDISCS + tuple(sc.variants)
     if not isinstance(sc.seeds, list) or not sc.seeds:
@@ -393,6 +398,7 @@ def plan_sh(sc, seed):
              f"AIRFAIR_MEDIUM_K={sc.dilation}", f"AIRFAIR_DEMO_SEED={seed}",
              f"AIRFAIR_DEMO_OMIT={sc.omit}",
              f"AIRFAIR_DEMO_DELAY_MS={sc.wired_delay_ms:g}",
+             f"FAIR_PING_S={sc.ping_s:g}",
              f"FAIR_PHY={sc.phy}",
              f"FAIR_NSTA={len(sc.stations)}",
              "FAIR_SNR=(\"\" " + " ".join(f"{s['snr']:g}" for s in sc.stations) + ")",

@@ -51,18 +51,22 @@ class Scenario(unittest.TestCase):
         self.assertEqual(sc.runs[1].flows[1][0].spec(), "tcp-up~120")   # 20 ms simulated x k 6
         self.assertEqual(sc.runs[1].flows[2], [])
         self.assertEqual(sc.published["jain"]["down.d1"]["airfair"], 0.99)
+        self.assertEqual(sc.ping_s, 0.5)
+        self.assertEqual(parse(GOOD.replace("seeds = [3, 4]", "ping = 0\nseeds = [3, 4]"),
+                               "t").ping_s, 0)
 
     def test_plan_in_bash(self):
         """The plan, sourced by bash, gives run-scenario.sh the scenario's values."""
         plan = plan_sh(parse(GOOD, "t"), 4)
         res = subprocess.run(["bash", "-c", plan + 'printf "%s#" "$SCEN_SEED" "$SCEN_QDISCS_down_d1" '
                               '"${FAIR_LINK[2]}" "${SCEN_FLOWS_down_d1[2]}" "${SCEN_FLOWS_up[2]}" '
-                              '"$SCEN_DACK_down_d1" "${SCEN_RUNS[*]}" "$FAIR_NSTA" "$SCEN_QDISCS_up" "$SCEN_VARIANT_airfair_b50"'],
+                              '"$SCEN_DACK_down_d1" "${SCEN_RUNS[*]}" "$FAIR_NSTA" "$SCEN_QDISCS_up" "$SCEN_VARIANT_airfair_b50" '
+                              '"$FAIR_PING_S"'],
                              capture_output=True, text=True, check=True)
         self.assertEqual(res.stdout.split("#")[:-1],
                          ["4", "pfifo airfair", "snr 11 rate-cap 6 loss 0.2",
                           "tcp-down@reno udp-up:5M", "", "1", "down.d1 up", "2", "airfair airfair-b50",
-                          "airfair-default|limit 50"])
+                          "airfair-default|limit 50", "0.5"])
 
     def test_errors(self):
         """Each bad scenario is refused with a message that names what is wrong."""
@@ -78,6 +82,7 @@ class Scenario(unittest.TestCase):
             "stations = [2]": ("stations = [3]", "out of range"),
             '"down.d1" = { airfair': ('"down.d9" = { airfair', "unknown key 'down.d9'"),
             'title = "t"': ('title = "t"\nphy = "11ax"', "not run by the testbed"),
+            'title = "t"\nseeds': ('title = "t"\nping = 0.1\nseeds', "0 (no pings) or at least 0.2"),
             'name = "up"': ('name = "down.d1"', "used twice"),
             'qdiscs = ["airfair", "airfair-b50"]': ('qdiscs = ["airfair", "airfair"]', "listed twice"),
             '"airfair-b50" = "airfair-default': ('"airfair-b50" = "sfq', "is not 'QDISC OPTIONS"),
