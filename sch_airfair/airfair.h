@@ -26,6 +26,7 @@
 #define AIRFAIR_STA_HASH_BITS	8
 #define AIRFAIR_WEIGHT_DEFAULT	1
 #define AIRFAIR_DEFAULT_MSS	1448
+#define AIRFAIR_MAX_SEC_LEN	64	/* a key's bytes per MPDU (GCMP-256: 24) */
 #define AIRFAIR_FLOW_RECENT	(10 * HZ)	/* stats count flows seen this recently */
 /* airfair-feeder pushes every second or so: this long after its last push */
 #define AIRFAIR_FEEDER_HOLD	(10 * HZ)
@@ -336,6 +337,8 @@ struct airfair_sta {
 	u64 told_wait_ns;		/* and the AIFS + backoff waited */
 	struct tc_airfair_told_counts told_sum;	/* the counts, summed */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
+	bool has_sec_len;		/* hook: sec_len is its key's */
+	u8 sec_len;			/* bytes its key adds to an MPDU */
 	struct tc_airfair_rate up_rate;
 	u32 up_loss_q16;		/* its received frames' Retry share */
 	u8 source;			/* enum airfair_source */

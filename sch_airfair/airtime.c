@@ -508,10 +508,15 @@ int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t)
 	t->sigext_us = p->sigext_us;
 	t->ack_len = AIRFAIR_P_ACK_LEN;
 	t->ba_len = AIRFAIR_P_BA_LEN;
-	t->overhead_len = AIRFAIR_P_MAC_HDR_LEN + AIRFAIR_P_LLC_LEN +
-			  AIRFAIR_P_SEC_LEN + AIRFAIR_P_FCS_LEN;
+	airfair_timing_set_sec_len(t, AIRFAIR_P_SEC_LEN);
 	t->phy = phy;
 	return 0;
+}
+
+void airfair_timing_set_sec_len(struct airfair_timing *t, u8 sec_len)
+{
+	t->overhead_len = AIRFAIR_P_MAC_HDR_LEN + AIRFAIR_P_LLC_LEN + sec_len +
+			  AIRFAIR_P_FCS_LEN;
 }
 
 static bool af_cw_ok(u32 cw)

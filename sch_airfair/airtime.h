@@ -127,6 +127,11 @@ u32 airfair_attempts_q16(u32 loss_q16, u8 retries);
 u32 airfair_cw_scale_x16(u32 ppdu_loss_q16, u8 retries, u8 doublings);
 /* the PPDU loss whose chain waits @cw_scale_x16 (the least, bisected) */
 u32 airfair_cw_scale_loss_q16(u32 cw_scale_x16, u8 retries, u8 doublings);
+/*
+ * Each MPDU's MAC overhead with @sec_len bytes of security (the cipher's
+ * header and MIC; the presets count CCMP's 16)
+ */
+void airfair_timing_set_sec_len(struct airfair_timing *t, u8 sec_len);
 /* PPDU duration of the control response (ACK or BlockAck) of len bytes */
 u32 airfair_ctrl_ns(const struct airfair_timing *t, u32 len);
 /*

@@ -49,10 +49,11 @@ struct airfair_m80211_report {
 	u32 tx_windows[AIRFAIR_NUM_ACS];	/* theirs, in CWmin + 1 */
 	u32 tx_data[AIRFAIR_NUM_ACS];	/* their MPDUs, 2^20 / Mbit/s each */
 	u32 tx_single[AIRFAIR_NUM_ACS];	/* those of one MPDU (ACK) */
+	u32 sec_len;			/* bytes its key adds to an MPDU */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
-#define AIRFAIR_HOOK_ABI	6
+#define AIRFAIR_HOOK_ABI	7
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -89,6 +90,7 @@ struct airfair_hook_update {
 	u32 ack_x16;
 	u32 ppdu_loss;
 	u32 cw_x16;
+	u32 sec_len;
 	struct airfair_told told;
 };
 
@@ -188,6 +190,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->cw_x16 = 0;
 			sta->told_valid = false;
 			sta->has_up_rate = false;
+			sta->has_sec_len = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
 		}
@@ -220,6 +223,8 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	sta->ack_x16 = min_t(u32, u->ack_x16, sta->ampdu_x16);
 	sta->ppdu_loss_q16 = min_t(u32, u->ppdu_loss, AIRFAIR_LOSS_ONE - 1);
 	sta->cw_x16 = min_t(u32, u->cw_x16, U16_MAX);
+	sta->sec_len = min_t(u32, u->sec_len, AIRFAIR_MAX_SEC_LEN);
+	sta->has_sec_len = true;
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
@@ -320,6 +325,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->ack_x16 = r->ack_len;
 		u->ppdu_loss = r->ppdu_loss;
 		u->cw_x16 = r->cw_scale;
+		u->sec_len = r->sec_len;
 		memcpy(u->told.ppdus, r->tx_ppdus, sizeof(u->told.ppdus));
 		memcpy(u->told.windows, r->tx_windows, sizeof(u->told.windows));
 		memcpy(u->told.data, r->tx_data, sizeof(u->told.data));

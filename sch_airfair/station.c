@@ -78,6 +78,7 @@ static u16 airfair_ampdu_at(const struct tc_airfair_rate *rate, u16 n_x16)
  * their own air is VO's (shorter AIFS and backoff), the data's stays BE's.
  */
 static int airfair_costs_at(const struct airfair_config *c,
+			    const struct airfair_timing *t,
 			    const struct tc_airfair_rate *rate, u32 loss_q16,
 			    u32 ppdu_loss_q16, u16 ampdu_x16,
 			    struct airfair_sta_costs *out)
@@ -86,12 +87,12 @@ static int airfair_costs_at(const struct airfair_config *c,
 	int err;
 
 	ampdu_x16 = airfair_ampdu_at(rate, ampdu_x16);
-	err = airfair_sta_costs(&c->timing, rate, loss_q16, ppdu_loss_q16,
+	err = airfair_sta_costs(t, rate, loss_q16, ppdu_loss_q16,
 				AIRFAIR_AC_BE, c->delack, ampdu_x16,
 				AIRFAIR_DEFAULT_MSS, c->model, out);
 	if (err || !c->ack_prio)
 		return err;
-	err = airfair_sta_costs(&c->timing, rate, loss_q16, ppdu_loss_q16,
+	err = airfair_sta_costs(t, rate, loss_q16, ppdu_loss_q16,
 				AIRFAIR_AC_VO, c->delack, ampdu_x16,
 				AIRFAIR_DEFAULT_MSS, c->model, &vo);
 	if (!err)
@@ -104,8 +105,22 @@ int airfair_costs_for(const struct airfair_config *c,
 		      const struct tc_airfair_rate *rate, u32 loss_q16,
 		      struct airfair_sta_costs *out)
 {
-	return airfair_costs_at(c, rate, loss_q16, loss_q16,
+	return airfair_costs_at(c, &c->timing, rate, loss_q16, loss_q16,
 				(c->ampdu ?: 1) * AIRFAIR_AMPDU_ONE, out);
+}
+
+/*
+ * The timing a station's frames are priced by: the preset's, whose MAC
+ * overhead holds CCMP's bytes, with those its key adds instead where the
+ * hook tells them (none on an open network).
+ */
+static void airfair_sta_timing(const struct airfair_config *c,
+			       const struct airfair_sta *sta,
+			       struct airfair_timing *t)
+{
+	*t = c->timing;
+	if (sta->has_sec_len)
+		airfair_timing_set_sec_len(t, sta->sec_len);
 }
 
 static u16 airfair_ampdu_mean(u32 x16)
@@ -248,6 +263,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 {
 	const struct airfair_config *c = &q->cfg;
 	struct airfair_sta_costs up;
+	struct airfair_timing t;
 	u32 up_loss, ppdu_loss;
 	u16 ampdu_x16;
 	s64 delta;
@@ -258,7 +274,8 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 		sta->loss_q16 = 0;
 	ppdu_loss = airfair_sta_ppdu_loss(c, sta);
 	ampdu_x16 = airfair_sta_ampdu(c, sta);
-	if (airfair_costs_at(c, &sta->rate, sta->loss_q16, ppdu_loss,
+	airfair_sta_timing(c, sta, &t);
+	if (airfair_costs_at(c, &t, &sta->rate, sta->loss_q16, ppdu_loss,
 			     ampdu_x16, &sta->costs)) {
 		/* Settings were validated on the way in: this cannot fail. */
 		WARN_ON_ONCE(1);
@@ -271,7 +288,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	 */
 	up_loss = airfair_sta_up_loss(sta);
 	if (sta->has_up_rate && sta != q->mcast && c->model != AIRFAIR_MODEL_NAIVE &&
-	    !airfair_costs_at(c, &sta->up_rate, up_loss, up_loss,
+	    !airfair_costs_at(c, &t, &sta->up_rate, up_loss, up_loss,
 			      airfair_sta_up_ampdu(c, sta), &up)) {
 		sta->costs.up = up.data;
 		sta->costs.up_data_ns = up.up_data_ns;
@@ -325,14 +342,15 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 			  const struct airfair_told *now, unsigned int acs)
 {
-	const struct airfair_timing *t = &q->cfg.timing;
 	bool agg = airfair_sta_ampdu(&q->cfg, sta) > AIRFAIR_AMPDU_ONE;
 	const struct airfair_told *was = &sta->told;
 	bool fresh = !sta->told_valid;
 	struct tc_airfair_told_counts sum = {};
 	u64 told = 0, wait = 0, units = 0, charged;
+	struct airfair_timing tm, *t = &tm;
 	int ac;
 
+	airfair_sta_timing(&q->cfg, sta, t);
 	if (sta->sent_pkts)
 		sta->sent_mean_len = div_u64(sta->sent_bytes, sta->sent_pkts);
 	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {

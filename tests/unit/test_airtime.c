@@ -909,6 +909,37 @@ START_TEST(test_attempt_air)
 }
 END_TEST
 
+/* A station's key's bytes instead of CCMP's: an open network's MPDUs are 16 B shorter */
+START_TEST(test_sec_len)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11A), open = t, gcmp = t;
+	struct tc_airfair_rate r = LEG(60);
+	u64 ccmp_ns, open_ns, gcmp_ns;
+
+	airfair_timing_set_sec_len(&open, 0);
+	airfair_timing_set_sec_len(&gcmp, 24);
+	ck_assert_uint_eq(t.overhead_len, 54);
+	ck_assert_uint_eq(open.overhead_len, 38);
+	ck_assert_uint_eq(gcmp.overhead_len, 62);
+	ccmp_ns = airfair_frame_ns(&t, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
+	open_ns = airfair_frame_ns(&open, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
+	gcmp_ns = airfair_frame_ns(&gcmp, &r, 1500, 0, AIRFAIR_AC_BE, AIRFAIR_AMPDU_ONE, NULL);
+	/* 6 Mbit/s: 24 bits a 4 us symbol; 16 B are 128 bits, 5-6 symbols */
+	ck_assert_uint_ge(ccmp_ns - open_ns, 20000);
+	ck_assert_uint_le(ccmp_ns - open_ns, 24000);
+	ck_assert_uint_ge(gcmp_ns - ccmp_ns, 8000);
+	ck_assert_uint_le(gcmp_ns - ccmp_ns, 12000);
+	/* the same 16 B per MPDU in the data the hook's counts tell */
+	{
+		u64 units = (u64)1000 << 20;	/* 1000 MPDU attempts at 1 Mbit/s */
+
+		ck_assert_uint_eq(airfair_data_ns(&t, &r, units, 1500, false) -
+				  airfair_data_ns(&open, &r, units, 1500, false),
+				  1000ULL * 16 * 8 * 1000);
+	}
+}
+END_TEST
+
 /* The window a chain waits (the hook's cw_scale), and the loss that waits it */
 START_TEST(test_cw_scale)
 {
@@ -1065,6 +1096,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_attempt_fixed_doubling);
 	tcase_add_test(tc, test_cw_scale);
 	tcase_add_test(tc, test_attempt_air);
+	tcase_add_test(tc, test_sec_len);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;
