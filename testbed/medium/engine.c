@@ -687,8 +687,8 @@ static void report_attempts(struct medium *m, int radio, struct med_frame *f, ui
 			    int nagg, int got)
 {
 	struct med_unreported *u = &m->ampdu_unreported[radio][f->dst];
-	uint32_t n = u->attempts + 1, mpdus = u->mpdus + nagg;
-	uint32_t len = (mpdus + n / 2) / n;
+	int64_t n = u->attempts + 1, mpdus = (int64_t)u->mpdus + nagg + u->carry;
+	int64_t len = mpdus > 0 ? mpdus / n : 0;
 
 	f->rep_n = 0;
 	for (int i = 0; i < u->n; i++)
@@ -696,9 +696,13 @@ static void report_attempts(struct medium *m, int radio, struct med_frame *f, ui
 	report_add(f, tok, 1);
 	u->n = 0;
 	u->attempts = u->mpdus = 0;
-	if (len < (uint32_t)got)
+	if (len < got)
 		len = got;
-	f->rep_len = len < 1 ? 1 : len > UINT8_MAX ? UINT8_MAX : len;
+	len = len < 1 ? 1 : len > UINT8_MAX ? UINT8_MAX : len;
+	/* whole lengths round down; the rest goes to the next report (bounded) */
+	mpdus -= len * n;
+	u->carry = mpdus < -UINT8_MAX ? -UINT8_MAX : mpdus > UINT8_MAX ? UINT8_MAX : mpdus;
+	f->rep_len = len;
 	f->rep_ack = got;
 }
 

@@ -60,7 +60,8 @@ struct med_frame {
 	 * alone, its own attempts), as a radio reports an A-MPDU it retried
 	 * down its chain. rep_len is the MPDUs of all those attempts over
 	 * their number (at least rep_ack), so that attempts x rep_len counts
-	 * the MPDUs they carried where each went with its own length. rep_len
+	 * the MPDUs they carried where each went with its own length; what a
+	 * whole length leaves over carries to the link's next report. rep_len
 	 * 0: no report.
 	 */
 	uint8_t rep_len, rep_ack, rep_n;
@@ -212,6 +213,7 @@ struct medium {
 		uint32_t tok[MED_MAX_RATES];	/* the rates, by the driver's name */
 		uint16_t fails[MED_MAX_RATES];
 		uint32_t attempts, mpdus;	/* and the MPDUs they carried */
+		int32_t carry;	/* MPDUs the reports' lengths have yet to tell */
 	} ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
 	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */
 	bool (*edca_for)(void *ctx, int radio, int ac, struct med_edca *p);
