@@ -197,7 +197,7 @@ static bool valued_close(const struct medium *m, int dst)
 	const struct med_cell *c = &m->cell[0][dst][AIRFAIR_AC_BE];
 	struct tc_airfair_rate main = { 0 };
 	struct airfair_timing t;
-	uint64_t truth, told;
+	uint64_t truth, told, wait;
 
 	airfair_timing_preset(AIRFAIR_PHY_11A, &t);
 	set_tok_rate(&main, TOK(5));
@@ -206,9 +206,13 @@ static bool valued_close(const struct medium *m, int dst)
 	       airfair_attempt_air_ns(&t, &main, AIRFAIR_AC_BE, true) +
 	       airfair_backoff_ns(&t, AIRFAIR_AC_BE, ppdus_told[dst], windows[dst]) +
 	       airfair_data_ns(&t, &main, data_told[dst], 1500 + 4 - t.overhead_len, true);
+	wait = ppdus_told[dst] * (t.sifs_us + t.aifsn[AIRFAIR_AC_BE] * t.slot_us) * 1000ULL +
+	       airfair_backoff_ns(&t, AIRFAIR_AC_BE, ppdus_told[dst], windows[dst]);
 	truth = c->data_ns + c->ovh_ns + c->lost_ns + c->coll_ns + c->waited_ns;
-	printf("# receiver %d: told %.1f ms, medium air + waited %.1f ms (air %.1f, waited %.1f; %llu of %llu attempts one MPDU)\n",
-	       dst, told / 1e6, truth / 1e6, (truth - c->waited_ns) / 1e6, c->waited_ns / 1e6,
+	printf("# receiver %d: told %.1f ms, medium air + waited %.1f ms (air %.1f against %.1f "
+	       "told, waited %.1f against %.1f; %llu of %llu attempts one MPDU)\n",
+	       dst, told / 1e6, truth / 1e6, (truth - c->waited_ns) / 1e6, (told - wait) / 1e6,
+	       c->waited_ns / 1e6, wait / 1e6,
 	       (unsigned long long)(c->attempts - c->ampdus), (unsigned long long)c->attempts);
 	return truth && told * 100 >= truth * 98 && told * 100 <= truth * 102;
 }
