@@ -543,6 +543,12 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 			cell->cw_units += (a->cw + 1) / (a->p.cwmin + 1);
 		}
 		cell->attempts++;
+		{
+			uint32_t kbps = airfair_rate_kbps(&f->rate[tx->rate_i]);
+
+			if (kbps)
+				cell->mpdu_byte_us += tx->nagg * 8000.0 / kbps;
+		}
 		if (c->ntx > 1) {
 			tx->ok = false;
 			cell->collisions++;
@@ -1067,6 +1073,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"collisions\": %llu, \"ppdu_failures\": %llu, "
 					"\"queue_drops\": %llu, \"ampdus\": %llu, "
 					"\"ampdu_mpdus\": %llu, \"told\": %llu, \"told_mpdus\": %llu, "
+					"\"mpdu_byte_us\": %.3f, \"told_byte_us\": %.3f, "
 					"\"cw_units\": %llu, "
 					"\"waited_us\": %.3f",
 					ac_name[ac],
@@ -1080,6 +1087,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus,
 					(unsigned long long)c->told,
 					(unsigned long long)c->told_mpdus,
+					c->mpdu_byte_us, c->told_byte_us,
 					(unsigned long long)c->cw_units, c->waited_ns / 1000.0);
 				med_json_rate1(out, c);
 				first = false;

@@ -128,6 +128,13 @@ struct med_cell {
 	uint64_t told;
 	uint64_t told_mpdus;	/* their MPDUs, as attempts x each report's length */
 	/*
+	 * The data of the MPDU attempts, as us per byte (8 / Mbit/s each):
+	 * mpdu_byte_us at the rate each attempt went at, told_byte_us as the
+	 * statuses tell it (count x length / the rate of each entry, as the
+	 * hook weighs its tx_data); over them, how well the hook prices data.
+	 */
+	double mpdu_byte_us, told_byte_us;
+	/*
 	 * Delivered bytes by the first rate of the MPDU's retry chain: the rate
 	 * rate control chose, whatever rate finally carried it. kbps 0: unused;
 	 * the last slot takes every rate beyond the first MED_RATE_HIST - 1.

@@ -401,8 +401,15 @@ static void status_told(struct hw_ctx *h, const struct med_frame *f,
 	c = &h->m->cell[f->src][f->dst][f->ac];
 	if ((st->flags & HWSIM_TX_STAT_AMPDU) && (st->flags >> 8 & 0xff))
 		len = st->flags >> 8 & 0xff;
-	for (int i = 0; i < 4 && st->tx[i].idx >= 0; i++)
+	for (int i = 0; i < 4 && st->tx[i].idx >= 0; i++) {
+		struct tc_airfair_rate r;
+		uint32_t kbps;
+
 		n += st->tx[i].count;
+		if (conv_rate(st->tx[i].idx, st->txf[i].flags, f->freq, &r) &&
+		    (kbps = airfair_rate_kbps(&r)))
+			c->told_byte_us += (double)st->tx[i].count * len * 8000.0 / kbps;
+	}
 	c->told += n;
 	c->told_mpdus += (uint64_t)n * len;
 }

@@ -47,6 +47,7 @@ def window(m0, m1, tx, rx):
     out = {"air_us": 0.0, "idle_us": 0.0, "waited_us": 0.0, "busy_us": 0.0, "frames": 0,
            "attempts": 0, "ppdu_failures": 0,
            "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "told_mpdus": 0, "cw_units": 0,
+           "mpdu_byte_us": 0.0, "told_byte_us": 0.0,
            "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
@@ -57,7 +58,7 @@ def window(m0, m1, tx, rx):
             out["busy_us"] += sign * link.get("airtime_us", 0)
             out["waited_us"] += sign * link.get("waited_us", link.get("backoff_idle_us", 0))
             for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes",
-                      "told", "told_mpdus", "cw_units"):
+                      "told", "told_mpdus", "cw_units", "mpdu_byte_us", "told_byte_us"):
                 out[k] += sign * link.get(k, 0)
             frb = out["first_rate_bytes"]
             for rate, n in link.get("first_rate_bytes", {}).items():
@@ -292,14 +293,16 @@ def show_inputs(recs, out=None, phy=None):
     counts told (class stats told_air_us, told_wait_us, over the reports that settled) over
     the medium's air and AIFS + backoff waited to the station, and the counts themselves
     over the medium's: PPDU attempts, their windows (CWmin + 1 units) and the attempts of
-    one MPDU (`told ppdus/windows/single`). Needs the retry limit of
+    one MPDU (`told ppdus/windows/single`), and the data of the MPDU attempts as the
+    statuses weigh it by their rates over the medium's (`told data`: the medium's
+    told_byte_us over its mpdu_byte_us). Needs the retry limit of
     the run's PHY for the loss's attempts ("-" without a medium config or the hook's
     figures)."""
     out = out or sys.stdout
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
     print("station  MPDUs/attempt medium  told  hook  attempts/MPDU medium  told  charged  "
           "busy us/MPDU  idle us/MPDU  told air/busy  told wait/waited  "
-          "told ppdus/windows/single", file=out)
+          "told ppdus/windows/single  told data", file=out)
     for r in recs:
         d = r["down"]
         if not d["frames"] or not d["attempts"]:
@@ -327,10 +330,12 @@ def show_inputs(recs, out=None, phy=None):
                               for k, m in (("ppdus", d["attempts"]),
                                            ("windows", d["cw_units"]),
                                            ("single", single)))
+        tdata = (f"{d['told_byte_us'] / d['mpdu_byte_us']:.3f}"
+                 if d.get("mpdu_byte_us") and d.get("told_byte_us") else "-")
         print(f"sta{r['station']:<5} {mpdus:>20.2f}  {tmp:>4}  {hook:>4}  "
               f"{d['attempts'] / d['frames']:>20.2f}  {told:>4}  {charged:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
-              f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  {counts:>25}", file=out)
+              f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  {counts:>25}  {tdata:>9}", file=out)
 
 
 def prefix_main(module, breakdown_fn, show_fn, argv=None, options=""):

@@ -89,7 +89,15 @@ class Charges(unittest.TestCase):
         row = out.getvalue().splitlines()[1].split()
         busy = s1["down"]["busy_us"]
         # 9 told of the link's 10 attempts, all single; the medium counts no windows
-        self.assertEqual(row[-3:], [f"{450 / busy:.3f}", f"{180 / 150:.3f}", "0.900/-/0.900"])
+        self.assertEqual(row[-4:], [f"{450 / busy:.3f}", f"{180 / 150:.3f}", "0.900/-/0.900",
+                                    "-"])
+        # a medium that weighs the MPDU attempts' data: as told over as sent
+        m1 = json.load(open(self.p + "-m1.json"))
+        m1["medium"]["links"][0].update(mpdu_byte_us=40.0, told_byte_us=41.0)
+        json.dump(m1, open(self.p + "-m1.json", "w"))
+        out = io.StringIO()
+        show_inputs(breakdown(self.p), out)
+        self.assertEqual(out.getvalue().splitlines()[1].split()[-1], "1.025")
 
     def test_doubling(self):
         # 802.11a BE: AIFS 16 + 3 x 9 us; CW 15, 31, ... 1023 over 7 attempts (retries 6)
@@ -136,7 +144,7 @@ class Charges(unittest.TestCase):
         # busy 900 us and idle 90 us over 10 MPDUs
         self.assertEqual(lines[1].split(), ["sta1", "1.00", "-", "2.00", "1.00", "-",
                                             f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9",
-                                            "-", "-", "-"])   # nothing told
+                                            "-", "-", "-", "-"])   # nothing told
         self.assertEqual(lines[2].split()[3], "-")     # no hook figures for station 2
         # with the hook's acknowledged MPDUs per PPDU attempt (ABI 4): charged 1 / its mean
         with open(self.p + "-class-trace.txt", "a") as f:
