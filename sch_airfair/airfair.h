@@ -295,6 +295,11 @@ struct airfair_tcp_opts {
  * 6, docs/mac80211-hook.md): the attempts, the windows they waited in CWmin
  * + 1, their MPDUs at 2^20 / Mbit/s each, and those of one MPDU; they wrap.
  */
+/* what the settled reports' counts moved by, in all (class stats) */
+struct airfair_told_sum {
+	u64 ppdus, windows, data, single;
+};
+
 struct airfair_told {
 	u32 ppdus[AIRFAIR_NUM_ACS];
 	u32 windows[AIRFAIR_NUM_ACS];
@@ -335,7 +340,7 @@ struct airfair_sta {
 	s64 settled_ns;			/* what the counts moved its charges */
 	u64 told_air_ns;		/* what the settled counts told: air, */
 	u64 told_wait_ns;		/* and the AIFS + backoff waited */
-	struct tc_airfair_told_counts told_sum;	/* the counts, summed */
+	struct airfair_told_sum told_sum;	/* the counts, summed */
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	bool has_sec_len;		/* hook: sec_len is its key's */
 	u8 sec_len;			/* bytes its key adds to an MPDU */

@@ -1976,8 +1976,28 @@ struct airfair_sta_snap {
 	u64 airtime_ns, packets, bytes, upload_frames, backlogged_ns;
 	s64 settled_ns;
 	u64 told_air_ns, told_wait_ns;
-	struct tc_airfair_told_counts told_sum;
+	struct airfair_told_sum told_sum;
 };
+
+static int airfair_put_told(struct sk_buff *skb,
+			    const struct airfair_told_sum *t)
+{
+	struct nlattr *nest = nla_nest_start_noflag(skb,
+						    TCA_AIRFAIR_CSTATS_TOLD_COUNTS);
+
+	if (!nest ||
+	    nla_put_u64_64bit(skb, TCA_AIRFAIR_TOLD_PPDUS, t->ppdus,
+			      TCA_AIRFAIR_TOLD_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_AIRFAIR_TOLD_WINDOWS, t->windows,
+			      TCA_AIRFAIR_TOLD_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_AIRFAIR_TOLD_DATA, t->data,
+			      TCA_AIRFAIR_TOLD_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_AIRFAIR_TOLD_SINGLE, t->single,
+			      TCA_AIRFAIR_TOLD_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
 
 static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 				 struct airfair_sta_snap *n)
@@ -2155,9 +2175,7 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    nla_put_u64_64bit(d->skb, TCA_AIRFAIR_CSTATS_TOLD_WAIT,
 			      div_u64(n.told_wait_ns, NSEC_PER_USEC),
 			      TCA_AIRFAIR_CSTATS_PAD) ||
-	    nla_put_64bit(d->skb, TCA_AIRFAIR_CSTATS_TOLD_COUNTS,
-			  sizeof(n.told_sum), &n.told_sum,
-			  TCA_AIRFAIR_CSTATS_PAD) ||
+	    airfair_put_told(d->skb, &n.told_sum) ||
 	    (n.expected_kbps &&
 	     nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_EXPECTED_TPUT,
 			 n.expected_kbps)) ||

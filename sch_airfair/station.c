@@ -345,7 +345,7 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	bool agg = airfair_sta_ampdu(&q->cfg, sta) > AIRFAIR_AMPDU_ONE;
 	const struct airfair_told *was = &sta->told;
 	bool fresh = !sta->told_valid;
-	struct tc_airfair_told_counts sum = {};
+	struct airfair_told_sum sum = {};
 	u64 told = 0, wait = 0, units = 0, charged;
 	struct airfair_timing tm, *t = &tm;
 	int ac;

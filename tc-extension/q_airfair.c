@@ -1227,22 +1227,6 @@ static __u8 af_u8_or_0(const struct rtattr *a)
 	return af_attr_ok(a, 1) ? rta_getattr_u8(a) : 0;
 }
 
-/* the hook's running counts behind the settlement, as the class dump has them */
-static void af_print_told_counts(const struct rtattr *a)
-{
-	struct tc_airfair_told_counts c;
-
-	if (!af_attr_ok(a, sizeof(c)))
-		return;
-	memcpy(&c, RTA_DATA(a), sizeof(c));
-	open_json_object("told");
-	print_u64(PRINT_ANY, "ppdus", " ppdus %llu", c.ppdus);
-	print_u64(PRINT_ANY, "windows", " windows %llu", c.windows);
-	print_u64(PRINT_ANY, "single", " single %llu", c.single);
-	print_u64(PRINT_ANY, "data", " data %llu", c.data);
-	close_json_object();
-}
-
 static bool af_get_rate(struct rtattr *nest, struct tc_airfair_rate *r)
 {
 	struct rtattr *tb[TCA_AIRFAIR_RATE_MAX + 1];
@@ -1276,6 +1260,29 @@ static __u64 af_u64(const struct rtattr *a)
 
 	memcpy(&v, RTA_DATA(a), sizeof(v));
 	return v;
+}
+
+/* the hook's running counts behind the settlement, as the class dump has them */
+static void af_print_told_counts(struct rtattr *nest)
+{
+	static const struct { int type; const char *key, *fmt; } f[] = {
+		{ TCA_AIRFAIR_TOLD_PPDUS, "ppdus", " ppdus %llu" },
+		{ TCA_AIRFAIR_TOLD_WINDOWS, "windows", " windows %llu" },
+		{ TCA_AIRFAIR_TOLD_SINGLE, "single", " single %llu" },
+		{ TCA_AIRFAIR_TOLD_DATA, "data", " data %llu" },
+	};
+	struct rtattr *tb[TCA_AIRFAIR_TOLD_MAX + 1];
+	size_t i;
+
+	if (!nest)
+		return;
+	parse_rtattr_nested(tb, TCA_AIRFAIR_TOLD_MAX, nest);
+	open_json_object("told");
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (af_attr_ok(tb[f[i].type], 8))
+			print_u64(PRINT_ANY, f[i].key, f[i].fmt,
+				  af_u64(tb[f[i].type]));
+	close_json_object();
 }
 
 static double af_loss_pct(__u32 loss)

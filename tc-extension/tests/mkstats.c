@@ -63,8 +63,6 @@ int main(void)
 				     .bw = AIRFAIR_BW_80, .gi = AIRFAIR_GI_SHORT };
 	struct tc_airfair_rate up = { .mode = AIRFAIR_MODE_VHT, .mcs = 9, .nss = 1,
 				      .bw = AIRFAIR_BW_80, .gi = AIRFAIR_GI_SHORT };
-	struct tc_airfair_told_counts told = { .ppdus = 12000, .windows = 19000,
-					       .data = 4000000, .single = 3000 };
 	__u16 w = 2;
 	__u8 src = AIRFAIR_SRC_FEEDER;
 	int i;
@@ -109,7 +107,12 @@ int main(void)
 	u64(TCA_AIRFAIR_CSTATS_SETTLED, (__u64)-4321);
 	u64(TCA_AIRFAIR_CSTATS_TOLD_AIR, 3000000);
 	u64(TCA_AIRFAIR_CSTATS_TOLD_WAIT, 1995679);
-	put(TCA_AIRFAIR_CSTATS_TOLD_COUNTS, &told, sizeof(told));
+	o = put(TCA_AIRFAIR_CSTATS_TOLD_COUNTS, NULL, 0);
+	u64(TCA_AIRFAIR_TOLD_PPDUS, 12000);
+	u64(TCA_AIRFAIR_TOLD_WINDOWS, 19000);
+	u64(TCA_AIRFAIR_TOLD_DATA, 4000000);
+	u64(TCA_AIRFAIR_TOLD_SINGLE, 3000);
+	end(o);
 	u32(TCA_AIRFAIR_CSTATS_EXPECTED_TPUT, 420000);
 	u32(TCA_AIRFAIR_CSTATS_PENDING_AIRTIME, 2500);
 	u32(TCA_AIRFAIR_CSTATS_PHY_PENDING_AIRTIME, 6000);

@@ -279,15 +279,19 @@ enum {
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
 
 /*
- * TCA_AIRFAIR_CSTATS_TOLD_COUNTS: what the mac80211 hook's running counts
- * moved by over the reports that settled, in all (the instance's ACs)
+ * TCA_AIRFAIR_CSTATS_TOLD_COUNTS (nested): what the mac80211 hook's running
+ * counts moved by over the reports that settled, in all (the instance's ACs)
  */
-struct tc_airfair_told_counts {
-	__u64	ppdus;		/* PPDU attempts */
-	__u64	windows;	/* their contention windows, in CWmin + 1 */
-	__u64	data;		/* their MPDUs, 2^20 / Mbit/s per MPDU attempt */
-	__u64	single;		/* attempts of one MPDU */
+enum {
+	TCA_AIRFAIR_TOLD_UNSPEC,
+	TCA_AIRFAIR_TOLD_PAD,
+	TCA_AIRFAIR_TOLD_PPDUS,		/* u64: PPDU attempts */
+	TCA_AIRFAIR_TOLD_WINDOWS,	/* u64: their windows, in CWmin + 1 */
+	TCA_AIRFAIR_TOLD_DATA,		/* u64: their MPDUs, 2^20 / Mbit/s each */
+	TCA_AIRFAIR_TOLD_SINGLE,	/* u64: attempts of one MPDU */
+	__TCA_AIRFAIR_TOLD_MAX
 };
+#define TCA_AIRFAIR_TOLD_MAX (__TCA_AIRFAIR_TOLD_MAX - 1)
 
 /* Per-station (class) statistics: nested in TCA_STATS_APP of a class dump. */
 enum {
@@ -379,7 +383,7 @@ enum {
 						 * told; with @TOLD_AIR what @SETTLED
 						 * and airtime add up to
 						 */
-	TCA_AIRFAIR_CSTATS_TOLD_COUNTS,		/* struct tc_airfair_told_counts */
+	TCA_AIRFAIR_CSTATS_TOLD_COUNTS,		/* nested: TCA_AIRFAIR_TOLD_* */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
