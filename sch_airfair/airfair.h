@@ -295,16 +295,16 @@ struct airfair_tcp_opts {
  * 6, docs/mac80211-hook.md): the attempts, the windows they waited in CWmin
  * + 1, their MPDUs at 2^20 / Mbit/s each, and those of one MPDU; they wrap.
  */
-/* what the settled reports' counts moved by, in all (class stats) */
-struct airfair_told_sum {
-	u64 ppdus, windows, data, single;
-};
-
 struct airfair_told {
 	u32 ppdus[AIRFAIR_NUM_ACS];
 	u32 windows[AIRFAIR_NUM_ACS];
 	u32 data[AIRFAIR_NUM_ACS];
 	u32 single[AIRFAIR_NUM_ACS];
+};
+
+/* what the settled reports' counts moved by, in all (class stats) */
+struct airfair_told_sum {
+	u64 ppdus, windows, data, single;
 };
 
 struct airfair_sta {

@@ -570,6 +570,11 @@ u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac)
 	return w > 1 ? w - 1 : 1;
 }
 
+u64 airfair_aifs_ns(const struct airfair_timing *t, enum airfair_ac ac)
+{
+	return ((u64)t->sifs_us + (u64)t->aifsn[ac] * t->slot_us) * NS_PER_US;
+}
+
 u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac)
 {
 	u32 w;
@@ -696,16 +701,14 @@ u64 airfair_attempt_fixed_ns(const struct airfair_timing *t,
 			     enum airfair_ac ac, bool agg, u32 ppdu_loss_q16)
 {
 	struct af_rate cx;
-	u64 slot_ns, bo, att_q32;
+	u64 bo, att_q32;
 
 	if (airfair_timing_validate(t) || (unsigned int)ac >= AIRFAIR_NUM_ACS ||
 	    ppdu_loss_q16 > AIRFAIR_LOSS_ONE || af_ctrl_rate(t, &cx))
 		return 0;
-	/* tc allows a 1 ms slot and CWmin 32767: 16 s, past a u32 */
-	slot_ns = (u64)t->slot_us * NS_PER_US;
 	/* the chain's expected backoff over its expected attempts */
 	att_q32 = af_attempts_q32(t, ppdu_loss_q16, ppdu_loss_q16, ac, &bo);
-	return 2ULL * t->sifs_us * NS_PER_US + t->aifsn[ac] * slot_ns +
+	return (u64)t->sifs_us * NS_PER_US + airfair_aifs_ns(t, ac) +
 	       mul_u64_u64_div_u64(bo, 1ULL << 32, att_q32) +
 	       af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
 }
@@ -749,7 +752,7 @@ static int af_frame_setup(const struct airfair_timing *t,
 	/* VHT and HE always carry an A-MPDU, even of one MPDU */
 	f->delim = (agg || f->x.kind >= AF_VHT) ? AIRFAIR_P_DELIM_LEN : 0;
 	f->sifs_ns = t->sifs_us * NS_PER_US;
-	f->aifs_ns = f->sifs_ns + t->aifsn[ac] * t->slot_us * NS_PER_US;
+	f->aifs_ns = airfair_aifs_ns(t, ac);
 	f->resp_ns = (u32)af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
 	f->att_q32 = af_attempts_q32(t, loss_q16, ppdu_loss_q16, ac,
 				     &f->backoff_ns);
@@ -854,13 +857,11 @@ u64 airfair_attempt_air_ns(const struct airfair_timing *t,
 			   bool agg)
 {
 	struct af_rate x, cx;
-	u64 sifs_ns;
 
 	if (airfair_timing_validate(t) || (unsigned int)ac >= AIRFAIR_NUM_ACS ||
 	    af_resolve(r, &x) || af_ctrl_rate(t, &cx))
 		return 0;
-	sifs_ns = (u64)t->sifs_us * NS_PER_US;
-	return 2 * sifs_ns + (u64)t->aifsn[ac] * t->slot_us * NS_PER_US +
+	return (u64)t->sifs_us * NS_PER_US + airfair_aifs_ns(t, ac) +
 	       af_ppdu_fixed_ns(&x) +
 	       af_ppdu_ns(&cx, agg ? t->ba_len : t->ack_len);
 }

@@ -112,6 +112,8 @@ u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len);
 /* per-AC contention windows derived from aCWmin/aCWmax (table 9-155) */
 u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac);
 u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac);
+/* an AC's AIFS: SIFS + AIFSN slots, ns (@ac must be valid) */
+u64 airfair_aifs_ns(const struct airfair_timing *t, enum airfair_ac ac);
 /* mac80211's hook counts cw_scale's 2^i up to here: CWmin 1 to CWmax 1023 */
 #define AIRFAIR_CW_DOUBLINGS	10
 /* doublings from the AC's CWmin to its CWmax, at most AIRFAIR_CW_DOUBLINGS */

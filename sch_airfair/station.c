@@ -346,7 +346,7 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	const struct airfair_told *was = &sta->told;
 	bool fresh = !sta->told_valid;
 	struct airfair_told_sum sum = {};
-	u64 told = 0, wait = 0, units = 0, charged;
+	u64 told = 0, wait = 0, charged;
 	struct airfair_timing tm, *t = &tm;
 	int ac;
 
@@ -375,14 +375,14 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 			(dp - ds) * airfair_attempt_air_ns(t, &sta->rate, ac,
 							   agg) + backoff;
 		/* what they waited, AIFS and backoff, apart in the stats */
-		wait += (u64)dp * (t->sifs_us + t->aifsn[ac] * t->slot_us) *
-			NSEC_PER_USEC + backoff;
-		units += du;
+		wait += dp * airfair_aifs_ns(t, ac) + backoff;
+		sum.data += du;
 		sum.ppdus += dp;
 		sum.windows += dw;
 		sum.single += ds;
 	}
-	told += airfair_data_ns(t, &sta->rate, units, sta->sent_mean_len, agg);
+	told += airfair_data_ns(t, &sta->rate, sum.data, sta->sent_mean_len,
+				agg);
 	sta->told = *now;
 	sta->told_valid = true;
 	charged = sta->own_charged_ns;
@@ -396,7 +396,7 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	sta->told_wait_ns += wait;
 	sta->told_sum.ppdus += sum.ppdus;
 	sta->told_sum.windows += sum.windows;
-	sta->told_sum.data += units;
+	sta->told_sum.data += sum.data;
 	sta->told_sum.single += sum.single;
 	return clamp_t(s64, (s64)told - (s64)charged, -AIRFAIR_SETTLE_MAX_NS,
 		       AIRFAIR_SETTLE_MAX_NS);

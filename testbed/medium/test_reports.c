@@ -206,7 +206,7 @@ static bool valued_close(const struct medium *m, int dst)
 	       airfair_attempt_air_ns(&t, &main, AIRFAIR_AC_BE, true) +
 	       airfair_backoff_ns(&t, AIRFAIR_AC_BE, ppdus_told[dst], windows[dst]) +
 	       airfair_data_ns(&t, &main, data_told[dst], 1500 + 4 - t.overhead_len, true);
-	wait = ppdus_told[dst] * (t.sifs_us + t.aifsn[AIRFAIR_AC_BE] * t.slot_us) * 1000ULL +
+	wait = ppdus_told[dst] * airfair_aifs_ns(&t, AIRFAIR_AC_BE) +
 	       airfair_backoff_ns(&t, AIRFAIR_AC_BE, ppdus_told[dst], windows[dst]);
 	truth = c->data_ns + c->ovh_ns + c->lost_ns + c->coll_ns + c->waited_ns;
 	printf("# receiver %d: told %.1f ms, medium air + waited %.1f ms (air %.1f against %.1f "
