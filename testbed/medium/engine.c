@@ -511,6 +511,25 @@ static uint64_t ac_waited(const struct med_chan *c, const struct med_ac *a, uint
 	return ts > from ? ts - from : 0;
 }
 
+/* What sch_airfair's settlement would price an attempt at, at its own rate. */
+static double settle_model_us(const struct med_chan *c, const struct med_tx *tx)
+{
+	const struct tc_airfair_rate *r = &tx->f->rate[tx->rate_i];
+	bool agg = tx->nagg > 1;
+	uint32_t kbps = airfair_rate_kbps(r);
+	double ns, sub = 0;
+
+	if (!kbps)
+		return 0;
+	ns = (double)airfair_attempt_air_ns(&c->t, r, tx->ac, agg) -
+	     (double)airfair_aifs_ns(&c->t, tx->ac);
+	for (int j = 0; j < tx->nagg; j++)
+		sub += tx->agg[j]->len + AIRFAIR_P_FCS_LEN +
+		       (agg || r->mode >= AIRFAIR_MODE_VHT ? AIRFAIR_P_DELIM_LEN : 0) +
+		       (agg ? 1.5 : 0);
+	return (ns + sub * 8e6 / kbps) / 1000.0;
+}
+
 /* Outcomes and airtime of the attempts in c->tx[], which all start at ts. */
 static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 {
@@ -541,14 +560,27 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 			a->waited_ns = 0;
 			/* the window its backoff was drawn from, in CWmin + 1 */
 			cell->cw_units += (a->cw + 1) / (a->p.cwmin + 1);
+			if (idle) {
+				double cw = a->cw, slot = c->t.slot_us;
+
+				cell->idle_due_us += (aifs_ns(c, a) / 1000.0 +
+						      cw * slot / 2) / c->ntx;
+				cell->idle_var_us2 += cw * (cw + 2) / 12 * slot * slot /
+						      ((double)c->ntx * c->ntx);
+			}
 		}
 		cell->attempts++;
 		{
-			uint32_t kbps = airfair_rate_kbps(&f->rate[tx->rate_i]);
+			uint32_t ltf_ns, kbps;
+
+			cell->ltfs += airfair_rate_ltfs(&f->rate[tx->rate_i], &ltf_ns);
+			kbps = airfair_rate_kbps(&f->rate[tx->rate_i]);
 
 			if (kbps)
 				cell->mpdu_byte_us += tx->nagg * 8000.0 / kbps;
 		}
+		if (!f->no_ack && f->dst >= 0 && f->dst != MED_BCAST)
+			cell->model_us += settle_model_us(c, tx);
 		if (c->ntx > 1) {
 			tx->ok = false;
 			cell->collisions++;
@@ -1072,8 +1104,11 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"bytes\": %llu, \"attempts\": %llu, \"failures\": %llu, "
 					"\"collisions\": %llu, \"ppdu_failures\": %llu, "
 					"\"queue_drops\": %llu, \"ampdus\": %llu, "
-					"\"ampdu_mpdus\": %llu, \"told\": %llu, \"told_mpdus\": %llu, "
+					"\"ampdu_mpdus\": %llu, \"ltfs\": %llu, "
+					"\"told\": %llu, \"told_mpdus\": %llu, "
 					"\"mpdu_byte_us\": %.3f, \"told_byte_us\": %.3f, "
+					"\"model_us\": %.3f, \"idle_due_us\": %.3f, "
+					"\"idle_var_us2\": %.1f, "
 					"\"cw_units\": %llu, "
 					"\"waited_us\": %.3f",
 					ac_name[ac],
@@ -1085,9 +1120,11 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->collisions,
 					(unsigned long long)c->ppdu_fails, (unsigned long long)c->qdrops,
 					(unsigned long long)c->ampdus, (unsigned long long)c->ampdu_mpdus,
+					(unsigned long long)c->ltfs,
 					(unsigned long long)c->told,
 					(unsigned long long)c->told_mpdus,
-					c->mpdu_byte_us, c->told_byte_us,
+					c->mpdu_byte_us, c->told_byte_us, c->model_us,
+					c->idle_due_us, c->idle_var_us2,
 					(unsigned long long)c->cw_units, c->waited_ns / 1000.0);
 				med_json_rate1(out, c);
 				first = false;

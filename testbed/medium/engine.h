@@ -119,6 +119,7 @@ struct med_cell {
 	uint64_t qdrops;	/* dropped at enqueue: queue full */
 	uint64_t ampdus;	/* A-MPDU attempts (two or more MPDUs) */
 	uint64_t ampdu_mpdus;	/* MPDUs in them */
+	uint64_t ltfs;		/* long training fields of the attempts' preambles */
 	/*
 	 * PPDU attempts the TX statuses told (mac80211's count: the rates'
 	 * attempts on a status of a frame outside a BlockAck session or on an
@@ -134,6 +135,21 @@ struct med_cell {
 	 * hook weighs its tx_data); over them, how well the hook prices data.
 	 */
 	double mpdu_byte_us, told_byte_us;
+	/*
+	 * The attempts' air as sch_airfair's settlement prices it (preamble,
+	 * SIFS, ACK or BlockAck, the MPDUs' bytes with delimiter and mean pad),
+	 * but at the rate each attempt went at: against airtime_us, how well
+	 * the formula fits the medium; against the qdisc's told air, what
+	 * pricing every attempt at the station's one rate costs.
+	 */
+	double model_us;
+	/*
+	 * The idle the attempts were due by their windows, AIFS + CW / 2 slots
+	 * each, and the variance of their uniform backoff draws (us^2): the
+	 * charge can know the windows, never the draws, and over a thousand
+	 * attempts of a lossy link the draws stray by a few per cent.
+	 */
+	double idle_due_us, idle_var_us2;
 	/*
 	 * Delivered bytes by the first rate of the MPDU's retry chain: the rate
 	 * rate control chose, whatever rate finally carried it. kbps 0: unused;

@@ -24,7 +24,10 @@ attempt and PPDU attempts per delivered MPDU beside the figures the charge takes
 from (show_inputs). With --from S (steady state) every figure is taken from the class
 trace's first sample at least S seconds after its first one to its last, so that rate
 control's first seconds are left out: the trace must carry the medium's links
-(testbed/scenarios.sh --trace saves them beside airfair's classes)."""
+(testbed/scenarios.sh --trace saves them beside airfair's classes); with --tail T too,
+to its last sample at least T seconds before its end, leaving out the run's last seconds,
+where the floods stop, a lossy station's last chains run long and their statuses are
+still to come."""
 import json
 import sys
 
@@ -47,7 +50,8 @@ def window(m0, m1, tx, rx):
     out = {"air_us": 0.0, "idle_us": 0.0, "waited_us": 0.0, "busy_us": 0.0, "frames": 0,
            "attempts": 0, "ppdu_failures": 0,
            "ampdus": 0, "ampdu_mpdus": 0, "bytes": 0, "told": 0, "told_mpdus": 0, "cw_units": 0,
-           "mpdu_byte_us": 0.0, "told_byte_us": 0.0,
+           "mpdu_byte_us": 0.0, "told_byte_us": 0.0, "model_us": 0.0,
+           "idle_due_us": 0.0, "idle_var_us2": 0.0, "ltfs": 0,
            "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
@@ -58,7 +62,8 @@ def window(m0, m1, tx, rx):
             out["busy_us"] += sign * link.get("airtime_us", 0)
             out["waited_us"] += sign * link.get("waited_us", link.get("backoff_idle_us", 0))
             for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes",
-                      "told", "told_mpdus", "cw_units", "mpdu_byte_us", "told_byte_us"):
+                      "told", "told_mpdus", "cw_units", "mpdu_byte_us", "told_byte_us", "model_us",
+                      "idle_due_us", "idle_var_us2", "ltfs"):
                 out[k] += sign * link.get(k, 0)
             frb = out["first_rate_bytes"]
             for rate, n in link.get("first_rate_bytes", {}).items():
@@ -96,11 +101,12 @@ def _trace(prefix):
     return [(t, st, links) for t, (st, links) in sorted(by_t.items())]
 
 
-def steady_window(trace, skip_s):
-    """A _trace()'s first sample at least skip_s seconds after its first and its last,
-    of those that have the medium's links, as (time, classes by MAC, medium links) each:
-    airfair's classes and the medium's links read together at both ends (the run's end
-    snapshots are taken apart). ValueError without two such samples."""
+def steady_window(trace, skip_s, tail_s=0.0):
+    """A _trace()'s first sample at least skip_s seconds after its first and its last at
+    least tail_s seconds before its last, of those that have the medium's links, as
+    (time, classes by MAC, medium links) each: airfair's classes and the medium's links
+    read together at both ends (the run's end snapshots are taken apart). ValueError
+    without two such samples."""
     samples = [(t, {st["addr"]: st for st in stations if "addr" in st}, links)
                for t, stations, links in trace if links is not None]
     if not samples:
@@ -108,9 +114,11 @@ def steady_window(trace, skip_s):
                          "--trace, from session 47 on)")
     t0 = trace[0][0]
     start = next((s for s in samples if s[0] - t0 >= skip_s), None)
-    if start is None or start is samples[-1]:
-        raise ValueError(f"the class trace ends before {skip_s} s")
-    return start, samples[-1]
+    end = next((s for s in reversed(samples) if trace[-1][0] - s[0] >= tail_s), None)
+    if start is None or end is None or end[0] <= start[0]:
+        raise ValueError(f"the class trace ends before {skip_s} s"
+                         + (f" + {tail_s} s" if tail_s else ""))
+    return start, end
 
 
 def hook_means(samples, since=None, radios=None):
@@ -157,10 +165,10 @@ def hook_means(samples, since=None, radios=None):
             for mac, (n, a, q, m, k, c, w) in sums.items() if n}
 
 
-def breakdown(prefix, skip_s=None):
+def breakdown(prefix, skip_s=None, tail_s=0.0):
     """A dict per station of the run under PREFIX (see the module's text); the medium's
     figures are the window's (m1 - m0), airfair's c1 - c0 (None without class stats);
-    with skip_s, over steady_window() instead of m0 - m1 and c0 - c1."""
+    with skip_s, over steady_window() (and tail_s) instead of m0 - m1 and c0 - c1."""
     with open(prefix + "-stations.txt") as f:
         stations = [(int(i), mac) for i, mac in (line.split() for line in f if line.strip())]
     m0, m1 = _links(prefix + "-m0.json"), _links(prefix + "-m1.json")
@@ -171,7 +179,7 @@ def breakdown(prefix, skip_s=None):
     trace = _trace(prefix)
     since = None
     if skip_s is not None:
-        (since, c0, m0), (_, c1, m1) = steady_window(trace, skip_s)
+        (since, c0, m0), (_, c1, m1) = steady_window(trace, skip_s, tail_s)
     means = hook_means(trace, since, {mac: i for i, mac in stations})
     out = []
     for i, mac in sorted(stations):
@@ -292,17 +300,23 @@ def show_inputs(recs, out=None, phy=None):
     the medium's busy air and AIFS + backoff per delivered MPDU, and what the hook's running
     counts told (class stats told_air_us, told_wait_us, over the reports that settled) over
     the medium's air and AIFS + backoff waited to the station, and the counts themselves
-    over the medium's: PPDU attempts, their windows (CWmin + 1 units) and the attempts of
-    one MPDU (`told ppdus/windows/single`), and the data of the MPDU attempts as the
+    over the medium's: PPDU attempts, their windows (CWmin + 1 units), the attempts of
+    one MPDU and their preambles' long training fields (`told ppdus/windows/single/ltfs`), and the data of the MPDU attempts as the
     statuses weigh it by their rates over the medium's (`told data`: the medium's
-    told_byte_us over its mpdu_byte_us). Needs the retry limit of
+    told_byte_us over its mpdu_byte_us), and the settlement's formula priced at each
+    attempt's own rate (the medium's model_us) over the busy air and the told air over
+    it (`model/busy`, `told air/model`); the idle the medium's draws gave over the idle
+    the attempts' windows were due (AIFS + CW / 2 slots each), with the draws' standard
+    deviation (`idle/due`), and the charge over the air with the due idle in place of the
+    drawn one (`charged/due`: what the hook can know, the windows, not the draws).
+    Needs the retry limit of
     the run's PHY for the loss's attempts ("-" without a medium config or the hook's
     figures)."""
     out = out or sys.stdout
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
     print("station  MPDUs/attempt medium  told  hook  attempts/MPDU medium  told  charged  "
           "busy us/MPDU  idle us/MPDU  told air/busy  told wait/waited  "
-          "told ppdus/windows/single  told data", file=out)
+          "told ppdus/windows/single/ltfs  told data  model/busy  told air/model  idle/due (sd)  charged/due", file=out)
     for r in recs:
         d = r["down"]
         if not d["frames"] or not d["attempts"]:
@@ -329,13 +343,26 @@ def show_inputs(recs, out=None, phy=None):
             counts = "/".join("-" if not m else f"{r['told'].get(k, 0) / m:.3f}"
                               for k, m in (("ppdus", d["attempts"]),
                                            ("windows", d["cw_units"]),
-                                           ("single", single)))
+                                           ("single", single),
+                                           ("ltfs", d.get("ltfs", 0))))
         tdata = (f"{d['told_byte_us'] / d['mpdu_byte_us']:.3f}"
                  if d.get("mpdu_byte_us") and d.get("told_byte_us") else "-")
+        m_busy = m_told = "-"
+        if d.get("model_us") and d["busy_us"] > 0:
+            m_busy = f"{d['model_us'] / d['busy_us']:.3f}"
+            if r.get("told_air_us") is not None:
+                m_told = f"{r['told_air_us'] / d['model_us']:.3f}"
+        due = c_due = "-"
+        if d.get("idle_due_us"):
+            due = (f"{d['idle_us'] / d['idle_due_us']:.3f}"
+                   f"±{d['idle_var_us2'] ** 0.5 / d['idle_due_us']:.3f}")
+            if r.get("charged_us") is not None:
+                c_due = (f"{r['charged_us'] / (d['air_us'] - d['idle_us'] + d['idle_due_us'] + r['up']['air_us']):.3f}")
         print(f"sta{r['station']:<5} {mpdus:>20.2f}  {tmp:>4}  {hook:>4}  "
               f"{d['attempts'] / d['frames']:>20.2f}  {told:>4}  {charged:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
-              f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  {counts:>25}  {tdata:>9}", file=out)
+              f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  {counts:>30}  {tdata:>9}  "
+              f"{m_busy:>10}  {m_told:>14}  {due:>13}  {c_due:>11}", file=out)
 
 
 def prefix_main(module, breakdown_fn, show_fn, argv=None, options=""):
@@ -356,25 +383,31 @@ def prefix_main(module, breakdown_fn, show_fn, argv=None, options=""):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    skip_s = None
-    if len(argv) == 3 and argv[0] == "--from":
+    skip_s, tail_s = None, 0.0
+    while len(argv) >= 3 and argv[0] in ("--from", "--tail"):
         try:
-            skip_s = float(argv[1])
+            v = float(argv[1])
         except ValueError:
-            skip_s = -1.0
-        if not skip_s >= 0:
-            print(f"airfair_analysis.charges: --from {argv[1]}: not a number of seconds",
+            v = -1.0
+        if not v >= 0:
+            print(f"airfair_analysis.charges: {argv[0]} {argv[1]}: not a number of seconds",
                   file=sys.stderr)
             return 2
+        if argv[0] == "--from":
+            skip_s = v
+        else:
+            tail_s = v
         argv = argv[2:]
+    if tail_s and skip_s is None:
+        skip_s = 0.0
     phy = medium_phy(argv[0]) if len(argv) == 1 else None
 
     def both(recs):
         show(recs, phy=phy)
         print()
         show_inputs(recs, phy=phy)
-    return prefix_main("charges", lambda p: breakdown(p, skip_s), both, argv,
-                       options="[--from S] ")
+    return prefix_main("charges", lambda p: breakdown(p, skip_s, tail_s), both, argv,
+                       options="[--from S] [--tail T] ")
 
 
 if __name__ == "__main__":

@@ -89,15 +89,35 @@ class Charges(unittest.TestCase):
         row = out.getvalue().splitlines()[1].split()
         busy = s1["down"]["busy_us"]
         # 9 told of the link's 10 attempts, all single; the medium counts no windows
-        self.assertEqual(row[-4:], [f"{450 / busy:.3f}", f"{180 / 150:.3f}", "0.900/-/0.900",
-                                    "-"])
+        self.assertEqual(row[-8:], [f"{450 / busy:.3f}", f"{180 / 150:.3f}",
+                                    "0.900/-/0.900/-", "-", "-", "-", "-", "-"])
         # a medium that weighs the MPDU attempts' data: as told over as sent
         m1 = json.load(open(self.p + "-m1.json"))
         m1["medium"]["links"][0].update(mpdu_byte_us=40.0, told_byte_us=41.0)
         json.dump(m1, open(self.p + "-m1.json", "w"))
         out = io.StringIO()
         show_inputs(breakdown(self.p), out)
-        self.assertEqual(out.getvalue().splitlines()[1].split()[-1], "1.025")
+        self.assertEqual(out.getvalue().splitlines()[1].split()[-5], "1.025")
+        # a medium that prices the attempts as the settlement would at their own rates,
+        # counts their LTFs and the idle their windows were due: 9 of 10 LTFs told; the
+        # drawn idle 90 over the due 100 (sd 20), the charge over the air with it instead
+        m1["medium"]["links"][0].update(model_us=1000.0, ltfs=12, idle_due_us=110.0,
+                                        idle_var_us2=410.0)
+        json.dump(m1, open(self.p + "-m1.json", "w"))
+        m0["medium"]["links"][0].update(model_us=100.0, ltfs=2, idle_due_us=10.0,
+                                        idle_var_us2=10.0)
+        json.dump(m0, open(self.p + "-m0.json", "w"))
+        open(self.p + "-c1.json", "w").write(json.dumps(
+            {"station": {"addr": "aa", "airtime_us": 2000, "settled_us": 50,
+                         "told_air_us": 450, "told_wait_us": 180,
+                         "told": {"ppdus": 9, "windows": 12, "single": 9, "data": 7,
+                                  "ltfs": 9}}}) + "\n")
+        out = io.StringIO()
+        show_inputs(breakdown(self.p), out)
+        row = out.getvalue().splitlines()[1].split()
+        self.assertEqual(row[-6], "0.900/-/0.900/0.900")
+        self.assertEqual(row[-4:], [f"{900 / busy:.3f}", f"{450 / 900:.3f}", "0.900±0.200",
+                                    f"{1050 / (busy + 100):.3f}"])
 
     def test_doubling(self):
         # 802.11a BE: AIFS 16 + 3 x 9 us; CW 15, 31, ... 1023 over 7 attempts (retries 6)
@@ -144,7 +164,8 @@ class Charges(unittest.TestCase):
         # busy 900 us and idle 90 us over 10 MPDUs
         self.assertEqual(lines[1].split(), ["sta1", "1.00", "-", "2.00", "1.00", "-",
                                             f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9",
-                                            "-", "-", "-", "-"])   # nothing told
+                                            "-", "-", "-", "-", "-", "-", "-",
+                                            "-"])   # nothing told
         self.assertEqual(lines[2].split()[3], "-")     # no hook figures for station 2
         # with the hook's acknowledged MPDUs per PPDU attempt (ABI 4): charged 1 / its mean
         with open(self.p + "-class-trace.txt", "a") as f:
@@ -217,10 +238,18 @@ class Charges(unittest.TestCase):
         self.assertEqual((s1["down"]["frames"], s1["down"]["air_us"]), (2, 220))
         self.assertAlmostEqual(s1["charge_ratio"], 200 / 220)
         self.assertEqual(breakdown(self.p, 0)[0]["charged_us"], 1900 - 1200)
+        # --tail T: to the last sample with links at least T s before the trace's end
+        self.assertEqual(breakdown(self.p, 0, 1.0)[0]["charged_us"], 1700 - 1200)
+        with self.assertRaisesRegex(ValueError, "ends before 1.5 s"):
+            breakdown(self.p, 1.5, 1.0)     # 13.0 is both the first and the last
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             self.assertEqual(main(["--from", "3", self.p]), 0)
         self.assertIn("0.91", out.getvalue())
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(main(["--tail", "1", "--from", "0", self.p]), 0)
+        self.assertIn(f"{500 / 440:.2f}", out.getvalue())
         with contextlib.redirect_stderr(io.StringIO()) as err:
             self.assertEqual(main(["--from", "4", self.p]), 1)      # no sample after it
             self.assertEqual(main(["--from", "-1", self.p]), 2)
