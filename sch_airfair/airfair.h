@@ -300,11 +300,12 @@ struct airfair_told {
 	u32 windows[AIRFAIR_NUM_ACS];
 	u32 data[AIRFAIR_NUM_ACS];
 	u32 single[AIRFAIR_NUM_ACS];
+	u32 ltfs[AIRFAIR_NUM_ACS];
 };
 
 /* what the settled reports' counts moved by, in all (class stats) */
 struct airfair_told_sum {
-	u64 ppdus, windows, data, single;
+	u64 ppdus, windows, data, single, ltfs;
 };
 
 struct airfair_sta {

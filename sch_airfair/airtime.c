@@ -486,6 +486,35 @@ u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len)
 	return t > U32_MAX ? U32_MAX : (u32)t;
 }
 
+u32 airfair_rate_ltfs(const struct tc_airfair_rate *r, u32 *ltf_ns)
+{
+	struct af_rate x;
+	u32 nss, i;
+
+	*ltf_ns = 0;
+	if (af_resolve(r, &x))
+		return 0;
+	switch (x.kind) {
+	case AF_HT:
+		nss = r->mcs / 8 + 1;
+		*ltf_ns = AIRFAIR_P_HT_LTF_US * NS_PER_US;
+		break;
+	case AF_VHT:
+		nss = r->nss;
+		*ltf_ns = AIRFAIR_P_VHT_LTF_US * NS_PER_US;
+		break;
+	case AF_HE:
+		nss = r->nss;
+		for (i = 0; i < ARRAY_SIZE(af_he_gi_rows); i++)
+			if (af_he_gi_rows[i].gi == r->gi)
+				*ltf_ns = af_he_gi_rows[i].ltf_ns;
+		break;
+	default:
+		return 0;
+	}
+	return af_nltf(nss);
+}
+
 int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t)
 {
 	const struct af_phy_row *p;

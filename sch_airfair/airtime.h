@@ -109,6 +109,12 @@ u16 airfair_dsss_rate(unsigned int i);
 u16 airfair_ofdm_rate(unsigned int i);
 /* 0 if invalid or psdu_len > 4 MiB; saturates at U32_MAX */
 u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len);
+/*
+ * The long training fields of a PPDU at @r (HT, VHT, HE: by its spatial
+ * streams) and the air of each in *@ltf_ns; 0 and 0 for a legacy or
+ * invalid rate.
+ */
+u32 airfair_rate_ltfs(const struct tc_airfair_rate *r, u32 *ltf_ns);
 /* per-AC contention windows derived from aCWmin/aCWmax (table 9-155) */
 u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac);
 u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac);

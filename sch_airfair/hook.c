@@ -49,11 +49,12 @@ struct airfair_m80211_report {
 	u32 tx_windows[AIRFAIR_NUM_ACS];	/* theirs, in CWmin + 1 */
 	u32 tx_data[AIRFAIR_NUM_ACS];	/* their MPDUs, 2^20 / Mbit/s each */
 	u32 tx_single[AIRFAIR_NUM_ACS];	/* those of one MPDU (ACK) */
+	u32 tx_ltfs[AIRFAIR_NUM_ACS];	/* their preambles' long training fields */
 	u32 sec_len;			/* bytes its key adds to an MPDU */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
-#define AIRFAIR_HOOK_ABI	7
+#define AIRFAIR_HOOK_ABI	8
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -330,6 +331,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		memcpy(u->told.windows, r->tx_windows, sizeof(u->told.windows));
 		memcpy(u->told.data, r->tx_data, sizeof(u->told.data));
 		memcpy(u->told.single, r->tx_single, sizeof(u->told.single));
+		memcpy(u->told.ltfs, r->tx_ltfs, sizeof(u->told.ltfs));
 	}
 	schedule_work(&airfair_hook_work);
 unlock:

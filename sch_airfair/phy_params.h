@@ -166,6 +166,7 @@
 }
 
 /* Number of long training fields per NSS 1..8 (HT, VHT, HE alike). */
+#define AIRFAIR_P_MAX_NLTF	8
 /* @cols NLTF: nss nltf */
 #define AIRFAIR_NLTF_TABLE(X) { \
 	X(1, 1), \

@@ -1993,6 +1993,8 @@ static int airfair_put_told(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, TCA_AIRFAIR_TOLD_DATA, t->data,
 			      TCA_AIRFAIR_TOLD_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_AIRFAIR_TOLD_SINGLE, t->single,
+			      TCA_AIRFAIR_TOLD_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_AIRFAIR_TOLD_LTFS, t->ltfs,
 			      TCA_AIRFAIR_TOLD_PAD))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);

@@ -12,6 +12,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include "airfair.h"
+#include "phy_params.h"
 
 /*
  * The hash table's key: the address mixed with a per-qdisc random seed, so
@@ -324,19 +325,20 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 
 /*
  * The hook's running counts of a station's PPDU attempts, the windows they
- * waited, the data of their MPDUs (weighed by the rate each went at) and
- * the attempts of one MPDU tell what its frames took since the last report:
- * AIFS, backoff, preamble, SIFS and the ACK (one MPDU) or BlockAck of each
- * attempt at its current rate, and the data at the rates it went at, each
- * MPDU at the mean length of what the station was sent. Its frames were
- * charged ahead, at dequeue, from the hook's means over its recent PPDUs
- * and its air-weighted loss;
- * the difference is what to settle, so that over any stretch a station
- * pays for the air it took, and a burst of loss is charged when it is
- * told rather than spread over the frames that follow it while the means
- * remember it. @acs: the ACs whose counts are this instance's (all at the
- * root, its queue's under mq; none where no instance carries an AC alone).
- * Returns the ns to settle: 0 the first time, after a jump, without ACs,
+ * waited, the data of their MPDUs (weighed by the rate each went at), the
+ * attempts of one MPDU and the long training fields of their preambles
+ * tell what its frames took since the last report: AIFS, backoff,
+ * preamble, SIFS and the ACK (one MPDU) or BlockAck of each attempt at its
+ * current rate but the LTFs it carried (a lossy station's fallback rates
+ * have other spatial streams than its first), and the data at the rates
+ * it went at, each MPDU at the mean length of what the station was sent.
+ * Its frames were charged ahead, at dequeue, from the hook's means over
+ * its recent PPDUs and its air-weighted loss; the difference is what to
+ * settle, so that over any stretch a station pays for the air it took,
+ * and a burst of loss is charged when it is told rather than spread over
+ * the frames that follow it while the means remember it. @acs: the ACs
+ * whose counts are this instance's (all at the root, its queue's under
+ * mq; none where no instance carries an AC alone). Returns the ns to settle: 0 the first time, after a jump, without ACs,
  * and for the naive model, which charges size / rate alone.
  */
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
@@ -348,6 +350,8 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	struct airfair_told_sum sum = {};
 	u64 told = 0, wait = 0, charged;
 	struct airfair_timing tm, *t = &tm;
+	u32 ltf_ns, nltf = airfair_rate_ltfs(&sta->rate, &ltf_ns);
+	s64 ltf_adj = 0;
 	int ac;
 
 	airfair_sta_timing(&q->cfg, sta, t);
@@ -358,6 +362,7 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 		u32 dw = now->windows[ac] - was->windows[ac];
 		u32 du = now->data[ac] - was->data[ac];
 		u32 ds = now->single[ac] - was->single[ac];
+		u32 dl = now->ltfs[ac] - was->ltfs[ac];
 		u64 backoff;
 
 		if (!(acs & BIT(ac)))
@@ -365,7 +370,8 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 		/* each attempt waited 1 to 2^10 units, and carried data */
 		if (dp > AIRFAIR_TOLD_MAX_PPDUS || dw < dp ||
 		    dw > dp << AIRFAIR_CW_DOUBLINGS || (du && !dp) ||
-		    du > AIRFAIR_TOLD_MAX_DATA || ds > dp) {
+		    du > AIRFAIR_TOLD_MAX_DATA || ds > dp ||
+		    dl > dp * AIRFAIR_P_MAX_NLTF) {
 			fresh = true;
 			continue;
 		}
@@ -374,15 +380,23 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 		told += ds * airfair_attempt_air_ns(t, &sta->rate, ac, false) +
 			(dp - ds) * airfair_attempt_air_ns(t, &sta->rate, ac,
 							   agg) + backoff;
+		/*
+		 * the preambles' LTFs as told, not as many as the rate's; none
+		 * told where the statuses' rates cannot say (HE) or went legacy
+		 */
+		if (dl)
+			ltf_adj += ((s64)dl - (s64)dp * nltf) * ltf_ns;
 		/* what they waited, AIFS and backoff, apart in the stats */
 		wait += dp * airfair_aifs_ns(t, ac) + backoff;
 		sum.data += du;
 		sum.ppdus += dp;
 		sum.windows += dw;
 		sum.single += ds;
+		sum.ltfs += dl;
 	}
 	told += airfair_data_ns(t, &sta->rate, sum.data, sta->sent_mean_len,
 				agg);
+	told = max_t(s64, (s64)told + ltf_adj, 0);
 	sta->told = *now;
 	sta->told_valid = true;
 	charged = sta->own_charged_ns;
@@ -398,6 +412,7 @@ s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 	sta->told_sum.windows += sum.windows;
 	sta->told_sum.data += sum.data;
 	sta->told_sum.single += sum.single;
+	sta->told_sum.ltfs += sum.ltfs;
 	return clamp_t(s64, (s64)told - (s64)charged, -AIRFAIR_SETTLE_MAX_NS,
 		       AIRFAIR_SETTLE_MAX_NS);
 }

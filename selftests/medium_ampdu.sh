@@ -23,7 +23,9 @@
 # The MPDUs acknowledged per PPDU attempt the hook reports (mac80211 patch 396) must
 # match the medium's delivered MPDUs per PPDU attempt within a factor 1.5. What airfair
 # charges a station, settled by the hook's running counts of PPDU attempts (patch 400),
-# must match the medium's air on its link and what its accesses waited within a tenth.
+# must match the medium's air on its link and what its accesses waited within a tenth,
+# and the long training fields the hook counts per PPDU attempt (patch 402), by the
+# streams of each attempt's rate, the medium's within 3 %.
 # Needs the patched hwsim: vm/run.sh --modules build/KVER/hwsim (skips without it).
 #   AIRFAIR_MEDIUM_K (default 20), AIRFAIR_AMPDU_SECS (default 16)
 . "$(dirname "$0")/lib.sh"
@@ -40,7 +42,7 @@ require_cmd iw hostapd wpa_supplicant iperf3 jq
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 [ -f "/lib/modules/$(uname -r)/updates/mac80211_hwsim.ko" ] ||
 	ktap_skip_all "needs the testbed's mac80211_hwsim (testbed/hwsim-patches/build.sh; vm/run.sh --modules build/KVER/hwsim)"
-ktap_set_plan 13
+ktap_set_plan 14
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -221,12 +223,14 @@ if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 	ktap_test_skip "the hook's PPDU attempts without a BlockAck" "mac80211 without the TX report hook"
 	ktap_test_skip "the window the hook's PPDU attempts waited" "mac80211 without the TX report hook"
 	ktap_test_skip "the charge, settled by the hook's counts, against the medium's air" "mac80211 without the TX report hook"
+	ktap_test_skip "the hook's long training fields per PPDU attempt" "mac80211 without the TX report hook"
 elif ! airfair_load || ! tc qdisc replace dev "$AP_IF" root airfair 11n-5g; then
 	ktap_test_fail "airfair charges the hook's A-MPDU length (airfair not installed)"
 	ktap_test_fail "the hook's acknowledged MPDUs per PPDU attempt (airfair not installed)"
 	ktap_test_fail "the hook's PPDU attempts without a BlockAck (airfair not installed)"
 	ktap_test_fail "the window the hook's PPDU attempts waited (airfair not installed)"
 	ktap_test_fail "the charge, settled by the hook's counts, against the medium's air (airfair not installed)"
+	ktap_test_fail "the hook's long training fields per PPDU attempt (airfair not installed)"
 else
 	for i in 1 2 3; do
 		ip netns exec "$(sta_ns "$i")" iperf3 -s -D -p $((5320 + i))
@@ -244,7 +248,7 @@ else
 	wait "${clients[@]}"
 	mapfile -t m0 < <(mpdus "$WIFI_DIR/before-af.json")
 	mapfile -t m1 < <(mpdus "$WIFI_DIR/after-af.json")
-	ok=1 msg="" ack_ok=1 ack_msg="" pl_ok=1 pl_msg="" cw_ok=1 cw_msg="" ch_ok=1 ch_msg=""
+	ok=1 msg="" ack_ok=1 ack_msg="" pl_ok=1 pl_msg="" cw_ok=1 cw_msg="" ch_ok=1 ch_msg="" lt_ok=1 lt_msg=""
 	for k in $(seq 12); do mpdus "$WIFI_DIR/af-m$k.json" > "$WIFI_DIR/af-m$k.txt"; done
 	for i in 1 2 3; do
 		read -r a0 n0 d0 f0 w0 <<< "${m0[i - 1]}"
@@ -323,6 +327,21 @@ else
 			if (a > 0) printf "%.3f %.3f", c / a, (c + s) / a; else print "0 0"}')"
 		ch_msg+="sta$i: $r1 (at dequeue $r0); "
 		awk -v r="$r1" 'BEGIN{exit !(r >= 0.9 && r <= 1.1)}' || ch_ok=0
+		# the preambles' LTFs per PPDU attempt over the settled reports, against the
+		# medium's over its attempts between the first and last sample: the same
+		# attempts, all but the few at either end
+		lt=$(jq -r -s --arg a "${STA_MAC[i]}" \
+			'[.[] | (.station // empty) | select(.addr == $a)] |
+			((.[-1].told.ltfs // 0) - (.[0].told.ltfs // 0)) as $l |
+			((.[-1].told.ppdus // 0) - (.[0].told.ppdus // 0)) as $p |
+			if $p > 0 then $l / $p else 0 end' "$WIFI_DIR/af-class.json")
+		ltruth=$(for k in 1 12; do jq -r --argjson i "$i" '[.medium.links[] |
+			select(.tx == 0 and .rx == $i)] | "\(map(.ltfs // 0) | add) \(map(.attempts) | add)"' \
+			"$WIFI_DIR/af-m$k.json"; done | awk 'NR == 1 { l = $1; a = $2 }
+			NR == 2 { if ($2 > a) printf "%.3f", ($1 - l) / ($2 - a); else print 0 }')
+		lt_msg+="sta$i: hook $(awk -v v="$lt" 'BEGIN{printf "%.3f", v}') medium $ltruth; "
+		awk -v m="$lt" -v t="$ltruth" 'BEGIN{d = m - t; if (d < 0) d = -d
+			exit !(t >= 1 && d <= 0.03 * t)}' || lt_ok=0
 	done
 	[ "${agg:-0}" = 1 ] || ok=0	# the medium aggregated for some station
 	if [ $ok = 1 ]; then
@@ -363,6 +382,11 @@ else
 		ktap_test_pass "the charge, settled by the hook's counts, against the medium's air ($ch_msg)"
 	else
 		ktap_test_fail "the charge, settled by the hook's counts, against the medium's air ($ch_msg)"
+	fi
+	if [ $lt_ok = 1 ]; then
+		ktap_test_pass "the hook's long training fields per PPDU attempt ($lt_msg)"
+	else
+		ktap_test_fail "the hook's long training fields per PPDU attempt ($lt_msg)"
 	fi
 fi
 # The uplink: TCP from each station to the AP, the hook's MPDUs per PPDU for what each

@@ -1270,6 +1270,7 @@ static void af_print_told_counts(struct rtattr *nest)
 		{ TCA_AIRFAIR_TOLD_WINDOWS, "windows", " windows %llu" },
 		{ TCA_AIRFAIR_TOLD_SINGLE, "single", " single %llu" },
 		{ TCA_AIRFAIR_TOLD_DATA, "data", " data %llu" },
+		{ TCA_AIRFAIR_TOLD_LTFS, "ltfs", " ltfs %llu" },
 	};
 	struct rtattr *tb[TCA_AIRFAIR_TOLD_MAX + 1];
 	size_t i;

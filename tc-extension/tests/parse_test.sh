@@ -101,7 +101,7 @@ if [ -x "$TC_LIB_DIR/mkstats" ]; then
 	txt=$($TC -s monitor file "$tmp/st.nl" 2>&1)
 	if grep -q 'airtime(us) 123456789012 stations' <<<"$txt" &&
 	   grep -q 'station 02:00:00:00:00:42 weight 2 rate vht-mcs 9 nss 2 bw 80 sgi (866.7Mbit) source feeder' <<<"$txt" &&
-	   grep -q 'airtime 5000000us settled -4321us (told air 3000000us wait 1995679us ppdus 12000 windows 19000 single 3000 data 4000000) deficit -500ns' <<<"$txt" &&
+	   grep -q 'airtime 5000000us settled -4321us (told air 3000000us wait 1995679us ppdus 12000 windows 19000 single 3000 data 4000000 ltfs 26000) deficit -500ns' <<<"$txt" &&
 	   grep -q 'ampdu 7.375 (measured 7.4) acked 5.25 ppdu_loss 31.2% cw_scale 1.44' <<<"$txt" &&
 	   grep -q 'expected 420000kbit pending 2500us phy 6000us rtt 20.3ms' <<<"$txt" &&
 	   grep -q 'upload 1021 frames backlogged 12.3s' <<<"$txt" &&

@@ -940,6 +940,42 @@ START_TEST(test_sec_len)
 }
 END_TEST
 
+/*
+ * A preamble's long training fields: the part of an attempt's fixed air that
+ * differs between rates of other spatial streams, which the settlement takes
+ * from the hook's count of them instead of the station's one rate
+ */
+START_TEST(test_rate_ltfs)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11AC);
+	static const u32 nltf[] = { 1, 2, 4, 4, 6, 6, 8, 8 };
+	struct tc_airfair_rate one = VHT(0, 1, 2, 0), r;
+	u32 n, ns;
+
+	for (n = 1; n <= 8; n++) {
+		r = VHT(0, n, 2, 0);
+		ck_assert_uint_eq(airfair_rate_ltfs(&r, &ns), nltf[n - 1]);
+		ck_assert_uint_eq(ns, 4000);
+		/* the fixed air grows by just those LTFs (service bits aside) */
+		ck_assert_uint_eq(airfair_attempt_air_ns(&t, &r, AIRFAIR_AC_BE, true) / 1000,
+				  (airfair_attempt_air_ns(&t, &one, AIRFAIR_AC_BE, true) +
+				   (nltf[n - 1] - 1) * 4000ULL) / 1000);
+	}
+	r = HT(19, 0, 0);	/* three streams */
+	ck_assert_uint_eq(airfair_rate_ltfs(&r, &ns), 4);
+	ck_assert_uint_eq(ns, 4000);
+	r = HE(0, 2, 0, 3);	/* 3.2 us GI: 4x LTF, 12.8 + 3.2 us */
+	ck_assert_uint_eq(airfair_rate_ltfs(&r, &ns), 2);
+	ck_assert_uint_eq(ns, 16000);
+	r = LEG(60);
+	ck_assert_uint_eq(airfair_rate_ltfs(&r, &ns), 0);
+	ck_assert_uint_eq(ns, 0);
+	r = VHT(0, 9, 2, 0);	/* invalid */
+	ck_assert_uint_eq(airfair_rate_ltfs(&r, &ns), 0);
+	ck_assert_uint_eq(ns, 0);
+}
+END_TEST
+
 /* The window a chain waits (the hook's cw_scale), and the loss that waits it */
 START_TEST(test_cw_scale)
 {
@@ -1097,6 +1133,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_cw_scale);
 	tcase_add_test(tc, test_attempt_air);
 	tcase_add_test(tc, test_sec_len);
+	tcase_add_test(tc, test_rate_ltfs);
 	tcase_add_test(tc, test_indirect_share);
 	suite_add_tcase(s, tc);
 	return s;

@@ -289,6 +289,7 @@ enum {
 	TCA_AIRFAIR_TOLD_WINDOWS,	/* u64: their windows, in CWmin + 1 */
 	TCA_AIRFAIR_TOLD_DATA,		/* u64: their MPDUs, 2^20 / Mbit/s each */
 	TCA_AIRFAIR_TOLD_SINGLE,	/* u64: attempts of one MPDU */
+	TCA_AIRFAIR_TOLD_LTFS,		/* u64: their preambles' long training fields */
 	__TCA_AIRFAIR_TOLD_MAX
 };
 #define TCA_AIRFAIR_TOLD_MAX (__TCA_AIRFAIR_TOLD_MAX - 1)
