@@ -9,6 +9,7 @@
  * hook reads them (2^i at place i, up to CWmax), per receiver.
  * TAP on stdout, exit 1 on a failure.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,27 @@ static bool valued_close(const struct medium *m, int dst)
 }
 
 /*
+ * The link's own pricing of its attempts, each at its own rate, against its
+ * busy air (within 1 %: the medium sends a lone MPDU without the delimiter
+ * and a PPDU's symbols whole, which the formula averages); its LTFs (one an
+ * attempt at one stream); the idle it drew against the idle its windows
+ * made due, within four standard deviations of the draws.
+ */
+static int link_model_close(struct medium *m, int dst)
+{
+	const struct med_cell *c = &m->cell[0][dst][AIRFAIR_AC_BE];
+	double busy = (c->data_ns + c->ovh_ns + c->lost_ns + c->coll_ns) / 1000.0;
+	double idle = c->idle_ns / 1000.0, sd = sqrt(c->idle_var_us2);
+
+	printf("# receiver %d: model %.1f us of %.1f busy, %llu LTFs in %llu attempts, "
+	       "idle %.1f us against %.1f due (sd %.1f)\n", dst, c->model_us, busy,
+	       (unsigned long long)c->ltfs, (unsigned long long)c->attempts, idle,
+	       c->idle_due_us, sd);
+	return busy > 0 && c->model_us >= 0.99 * busy && c->model_us <= 1.01 * busy &&
+	       c->ltfs == c->attempts && fabs(idle - c->idle_due_us) <= 4 * sd;
+}
+
+/*
  * NFRAMES frames in bursts of @burst, @gap_ns apart, so that some A-MPDUs
  * are short and some frames go alone; then until every one has finished
  */
@@ -237,7 +259,7 @@ int main(void)
 	const struct med_cell *c;
 	struct med_frame *a, *b;
 
-	printf("TAP version 13\n1..11\n");
+	printf("TAP version 13\n1..12\n");
 	setup(&m, 7);
 	run_frames(&m, 7, 300000);
 	c = &m.cell[0][1][AIRFAIR_AC_BE];
@@ -305,5 +327,8 @@ int main(void)
 	      "and their A-MPDU lengths the MPDUs each one's attempts carried");
 	check(valued_close(&m, 1) & valued_close(&m, 2) & valued_close(&m, 3),
 	      "and what airfair settles from them each one's air and wait");
+	check(link_model_close(&m, 1) & link_model_close(&m, 2) & link_model_close(&m, 3),
+	      "each link's attempts priced at their own rates are its busy air, its LTFs "
+	      "one each, its drawn idle the due one's");
 	return n_fail ? 1 : 0;
 }

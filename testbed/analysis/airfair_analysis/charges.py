@@ -308,7 +308,11 @@ def show_inputs(recs, out=None, phy=None):
     it (`model/busy`, `told air/model`); the idle the medium's draws gave over the idle
     the attempts' windows were due (AIFS + CW / 2 slots each), with the draws' standard
     deviation (`idle/due`), and the charge over the air with the due idle in place of the
-    drawn one (`charged/due`: what the hook can know, the windows, not the draws).
+    drawn one (`charged/due`: what the hook can know, the windows, not the draws), and
+    what the settled reports told, air and wait, over the air + idle both ways
+    (`told/air`: the charge without what was charged ahead, at dequeue, for frames still
+    in flight at either end of the window; up to the AP's queue, 24 ms of air, of which a
+    station's share may differ by several ms between the ends).
     Needs the retry limit of
     the run's PHY for the loss's attempts ("-" without a medium config or the hook's
     figures)."""
@@ -316,7 +320,7 @@ def show_inputs(recs, out=None, phy=None):
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
     print("station  MPDUs/attempt medium  told  hook  attempts/MPDU medium  told  charged  "
           "busy us/MPDU  idle us/MPDU  told air/busy  told wait/waited  "
-          "told ppdus/windows/single/ltfs  told data  model/busy  told air/model  idle/due (sd)  charged/due", file=out)
+          "told ppdus/windows/single/ltfs  told data  model/busy  told air/model  idle/due (sd)  charged/due  told/air", file=out)
     for r in recs:
         d = r["down"]
         if not d["frames"] or not d["attempts"]:
@@ -352,17 +356,21 @@ def show_inputs(recs, out=None, phy=None):
             m_busy = f"{d['model_us'] / d['busy_us']:.3f}"
             if r.get("told_air_us") is not None:
                 m_told = f"{r['told_air_us'] / d['model_us']:.3f}"
-        due = c_due = "-"
+        due = c_due = t_all = "-"
+        air_all = d["air_us"] + r["up"]["air_us"]
+        if r.get("told_air_us") is not None and air_all > 0:
+            t_all = f"{(r['told_air_us'] + r['told_wait_us']) / air_all:.3f}"
         if d.get("idle_due_us"):
             due = (f"{d['idle_us'] / d['idle_due_us']:.3f}"
                    f"±{d['idle_var_us2'] ** 0.5 / d['idle_due_us']:.3f}")
             if r.get("charged_us") is not None:
-                c_due = (f"{r['charged_us'] / (d['air_us'] - d['idle_us'] + d['idle_due_us'] + r['up']['air_us']):.3f}")
+                due_air = air_all - d["idle_us"] + d["idle_due_us"]
+                c_due = f"{r['charged_us'] / due_air:.3f}"
         print(f"sta{r['station']:<5} {mpdus:>20.2f}  {tmp:>4}  {hook:>4}  "
               f"{d['attempts'] / d['frames']:>20.2f}  {told:>4}  {charged:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
               f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  {counts:>30}  {tdata:>9}  "
-              f"{m_busy:>10}  {m_told:>14}  {due:>13}  {c_due:>11}", file=out)
+              f"{m_busy:>10}  {m_told:>14}  {due:>13}  {c_due:>11}  {t_all:>8}", file=out)
 
 
 def prefix_main(module, breakdown_fn, show_fn, argv=None, options=""):

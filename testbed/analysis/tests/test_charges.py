@@ -89,15 +89,16 @@ class Charges(unittest.TestCase):
         row = out.getvalue().splitlines()[1].split()
         busy = s1["down"]["busy_us"]
         # 9 told of the link's 10 attempts, all single; the medium counts no windows
-        self.assertEqual(row[-8:], [f"{450 / busy:.3f}", f"{180 / 150:.3f}",
-                                    "0.900/-/0.900/-", "-", "-", "-", "-", "-"])
+        self.assertEqual(row[-9:], [f"{450 / busy:.3f}", f"{180 / 150:.3f}",
+                                    "0.900/-/0.900/-", "-", "-", "-", "-", "-",
+                                    f"{(450 + 180) / 990:.3f}"])
         # a medium that weighs the MPDU attempts' data: as told over as sent
         m1 = json.load(open(self.p + "-m1.json"))
         m1["medium"]["links"][0].update(mpdu_byte_us=40.0, told_byte_us=41.0)
         json.dump(m1, open(self.p + "-m1.json", "w"))
         out = io.StringIO()
         show_inputs(breakdown(self.p), out)
-        self.assertEqual(out.getvalue().splitlines()[1].split()[-5], "1.025")
+        self.assertEqual(out.getvalue().splitlines()[1].split()[-6], "1.025")
         # a medium that prices the attempts as the settlement would at their own rates,
         # counts their LTFs and the idle their windows were due: 9 of 10 LTFs told; the
         # drawn idle 90 over the due 100 (sd 20), the charge over the air with it instead
@@ -115,9 +116,9 @@ class Charges(unittest.TestCase):
         out = io.StringIO()
         show_inputs(breakdown(self.p), out)
         row = out.getvalue().splitlines()[1].split()
-        self.assertEqual(row[-6], "0.900/-/0.900/0.900")
-        self.assertEqual(row[-4:], [f"{900 / busy:.3f}", f"{450 / 900:.3f}", "0.900±0.200",
-                                    f"{1050 / (busy + 100):.3f}"])
+        self.assertEqual(row[-7], "0.900/-/0.900/0.900")
+        self.assertEqual(row[-5:-1], [f"{900 / busy:.3f}", f"{450 / 900:.3f}", "0.900±0.200",
+                                      f"{1050 / (busy + 100):.3f}"])
 
     def test_doubling(self):
         # 802.11a BE: AIFS 16 + 3 x 9 us; CW 15, 31, ... 1023 over 7 attempts (retries 6)
@@ -165,7 +166,7 @@ class Charges(unittest.TestCase):
         self.assertEqual(lines[1].split(), ["sta1", "1.00", "-", "2.00", "1.00", "-",
                                             f"{(1 - 0.25 ** 7) / 0.75 / 2:.2f}", "90", "9",
                                             "-", "-", "-", "-", "-", "-", "-",
-                                            "-"])   # nothing told
+                                            "-", "-"])   # nothing told
         self.assertEqual(lines[2].split()[3], "-")     # no hook figures for station 2
         # with the hook's acknowledged MPDUs per PPDU attempt (ABI 4): charged 1 / its mean
         with open(self.p + "-class-trace.txt", "a") as f:
