@@ -507,7 +507,8 @@ u32 airfair_rate_ltfs(const struct tc_airfair_rate *r, u32 *ltf_ns)
 		nss = r->nss;
 		for (i = 0; i < ARRAY_SIZE(af_he_gi_rows); i++)
 			if (af_he_gi_rows[i].gi == r->gi)
-				*ltf_ns = af_he_gi_rows[i].ltf_ns;
+				break;
+		*ltf_ns = af_he_gi_rows[i].ltf_ns;	/* resolved: found */
 		break;
 	default:
 		return 0;

@@ -338,8 +338,9 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
  * and a burst of loss is charged when it is told rather than spread over
  * the frames that follow it while the means remember it. @acs: the ACs
  * whose counts are this instance's (all at the root, its queue's under
- * mq; none where no instance carries an AC alone). Returns the ns to settle: 0 the first time, after a jump, without ACs,
- * and for the naive model, which charges size / rate alone.
+ * mq; none where no instance carries an AC alone). Returns the ns to
+ * settle: 0 the first time, after a jump, without ACs, and for the naive
+ * model, which charges size / rate alone.
  */
 s64 airfair_sta_settle_ns(struct airfair_sched *q, struct airfair_sta *sta,
 			  const struct airfair_told *now, unsigned int acs)
