@@ -152,6 +152,8 @@ struct af_rate {
 	u32 ncbps;
 	u32 sym_ns;
 	u32 pre_ns;	/* preamble + PHY headers */
+	u32 nltf;	/* long training fields in pre_ns (HT, VHT, HE) */
+	u32 ltf_ns;	/* the air of each */
 	u32 sigext_ns;
 };
 
@@ -268,8 +270,10 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 		/* one encoder per 300 Mb/s at the long-GI rate */
 		x->nes = x->ndbps * (1000000U / AIRFAIR_P_SYM_LGI_NS) >
 			 AIRFAIR_P_HT_ENC_MBPS * 1000U ? 2 : 1;
-		x->pre_ns = (AIRFAIR_P_HT_PREAMBLE_US +
-			     AIRFAIR_P_HT_LTF_US * af_nltf(nss)) * NS_PER_US;
+		x->nltf = af_nltf(nss);
+		x->ltf_ns = AIRFAIR_P_HT_LTF_US * NS_PER_US;
+		x->pre_ns = AIRFAIR_P_HT_PREAMBLE_US * NS_PER_US +
+			    x->nltf * x->ltf_ns;
 		if (r->flags & AIRFAIR_RATE_F_ERP)
 			x->sigext_ns = AIRFAIR_P_SIGEXT_US * NS_PER_US;
 		return 0;
@@ -291,8 +295,10 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 		x->nes = DIV_ROUND_UP(sgi_kbps, AIRFAIR_P_VHT_ENC_MBPS * 1000U);
 		while (x->ndbps % x->nes || x->ncbps % x->nes)
 			x->nes++;
-		x->pre_ns = (AIRFAIR_P_VHT_PREAMBLE_US +
-			     AIRFAIR_P_VHT_LTF_US * af_nltf(r->nss)) * NS_PER_US;
+		x->nltf = af_nltf(r->nss);
+		x->ltf_ns = AIRFAIR_P_VHT_LTF_US * NS_PER_US;
+		x->pre_ns = AIRFAIR_P_VHT_PREAMBLE_US * NS_PER_US +
+			    x->nltf * x->ltf_ns;
 		return 0;
 	case AIRFAIR_MODE_HE:
 		if (r->mcs > AIRFAIR_P_HE_MAX_MCS || !r->nss ||
@@ -311,8 +317,10 @@ static int af_resolve(const struct tc_airfair_rate *r, struct af_rate *x)
 		af_set_mod(x, af_nsd_rows[r->bw].he, &af_mcs_mods[r->mcs],
 			   r->nss);
 		x->sym_ns = AIRFAIR_P_HE_SYM_NS + af_he_gi_rows[i].gi_ns;
+		x->nltf = af_nltf(r->nss);
+		x->ltf_ns = af_he_gi_rows[i].ltf_ns;
 		x->pre_ns = AIRFAIR_P_HE_PREAMBLE_US * NS_PER_US +
-			    af_nltf(r->nss) * af_he_gi_rows[i].ltf_ns;
+			    x->nltf * x->ltf_ns;
 		if (r->flags & AIRFAIR_RATE_F_ERP)
 			x->sigext_ns = AIRFAIR_P_SIGEXT_US * NS_PER_US;
 		return 0;
@@ -489,31 +497,13 @@ u32 airfair_ppdu_ns(const struct tc_airfair_rate *r, u32 psdu_len)
 u32 airfair_rate_ltfs(const struct tc_airfair_rate *r, u32 *ltf_ns)
 {
 	struct af_rate x;
-	u32 nss, i;
 
-	*ltf_ns = 0;
-	if (af_resolve(r, &x))
-		return 0;
-	switch (x.kind) {
-	case AF_HT:
-		nss = r->mcs / 8 + 1;
-		*ltf_ns = AIRFAIR_P_HT_LTF_US * NS_PER_US;
-		break;
-	case AF_VHT:
-		nss = r->nss;
-		*ltf_ns = AIRFAIR_P_VHT_LTF_US * NS_PER_US;
-		break;
-	case AF_HE:
-		nss = r->nss;
-		for (i = 0; i < ARRAY_SIZE(af_he_gi_rows); i++)
-			if (af_he_gi_rows[i].gi == r->gi)
-				break;
-		*ltf_ns = af_he_gi_rows[i].ltf_ns;	/* resolved: found */
-		break;
-	default:
+	if (af_resolve(r, &x)) {
+		*ltf_ns = 0;
 		return 0;
 	}
-	return af_nltf(nss);
+	*ltf_ns = x.ltf_ns;
+	return x.nltf;
 }
 
 int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t)
