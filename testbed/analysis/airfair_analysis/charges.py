@@ -301,7 +301,8 @@ def show_inputs(recs, out=None, phy=None):
     counts told (class stats told_air_us, told_wait_us, over the reports that settled) over
     the medium's air and AIFS + backoff waited to the station, and the counts themselves
     over the medium's: PPDU attempts, their windows (CWmin + 1 units), the attempts of
-    one MPDU and their preambles' long training fields (`told ppdus/windows/single/ltfs`), and the data of the MPDU attempts as the
+    one MPDU and their preambles' long training fields
+    (`told ppdus/windows/single/ltfs`), and the data of the MPDU attempts as the
     statuses weigh it by their rates over the medium's (`told data`: the medium's
     told_byte_us over its mpdu_byte_us), and the settlement's formula priced at each
     attempt's own rate (the medium's model_us) over the busy air and the told air over
@@ -312,15 +313,15 @@ def show_inputs(recs, out=None, phy=None):
     what the settled reports told, air and wait, over the air + idle both ways
     (`told/air`: the charge without what was charged ahead, at dequeue, for frames still
     in flight at either end of the window; up to the AP's queue, 24 ms of air, of which a
-    station's share may differ by several ms between the ends).
-    Needs the retry limit of
+    station's share may differ by several ms between the ends). Needs the retry limit of
     the run's PHY for the loss's attempts ("-" without a medium config or the hook's
     figures)."""
     out = out or sys.stdout
     retries = None if phy is None else airtime_ref.timing_preset(phy)["retries"]
     print("station  MPDUs/attempt medium  told  hook  attempts/MPDU medium  told  charged  "
           "busy us/MPDU  idle us/MPDU  told air/busy  told wait/waited  "
-          "told ppdus/windows/single/ltfs  told data  model/busy  told air/model  idle/due (sd)  charged/due  told/air", file=out)
+          "told ppdus/windows/single/ltfs  told data  model/busy  told air/model  "
+          "idle/due (sd)  charged/due  told/air", file=out)
     for r in recs:
         d = r["down"]
         if not d["frames"] or not d["attempts"]:
@@ -369,7 +370,8 @@ def show_inputs(recs, out=None, phy=None):
         print(f"sta{r['station']:<5} {mpdus:>20.2f}  {tmp:>4}  {hook:>4}  "
               f"{d['attempts'] / d['frames']:>20.2f}  {told:>4}  {charged:>7}  "
               f"{(d['air_us'] - d['idle_us']) / d['frames']:>12.0f}  "
-              f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  {counts:>30}  {tdata:>9}  "
+              f"{d['idle_us'] / d['frames']:>12.0f}  {t_air:>13}  {t_wait:>16}  "
+              f"{counts:>30}  {tdata:>9}  "
               f"{m_busy:>10}  {m_told:>14}  {due:>13}  {c_due:>11}  {t_all:>8}", file=out)
 
 
