@@ -371,12 +371,45 @@ fair_drops() {
 	echo "srv $r $t 0 0 $sp $(fair_reorder_count "$(cat /sys/class/net/"$AP_IF"/address)")"
 }
 
+# fair_tcp_trace: a line per TCP socket carrying data in the server's and the stations'
+# namespaces, "TIME NS LOCAL PEER tcp_info..." (ss -ti); tcp-trace.txt while traced
+fair_tcp_trace() {
+	local i ns
+	for ((i = 0; i <= FAIR_NSTA; i++)); do
+		if [ "$i" = 0 ]; then ns=$SERVER_NS; else ns=$(sta_ns "$i"); fi
+		ip netns exec "$ns" ss -tinH state established 2>/dev/null |
+			awk -v t="$EPOCHREALTIME" -v n="$ns" 'NR % 2 {h = $3 " " $4; next}
+				/bytes_acked|bytes_received/ {print t, n, h, $0}'
+	done
+}
+
+# fair_tcp_probe on|off: the kernel's tcp:tcp_probe events of the iperf flows (cwnd, srtt,
+# bytes in flight at each ACK) in a tracing instance of their own, saved as
+# tcp-probe.txt when turned off, after a trace_marker line with the real time
+fair_tcp_probe() {
+	local i=/sys/kernel/tracing/instances/af_tcp
+	if [ "$1" = on ]; then
+		[ -d "$i" ] || mkdir "$i" 2>/dev/null || return 0
+		[ -d "$i/events/tcp/tcp_probe" ] || return 0
+		echo 8192 > "$i/buffer_size_kb"
+		echo "sport >= $IPERF_PORT_BASE && sport < $((IPERF_PORT_BASE + 100)) ||" \
+		     "dport >= $IPERF_PORT_BASE && dport < $((IPERF_PORT_BASE + 100))" \
+			> "$i/events/tcp/tcp_probe/filter"
+		echo > "$i/trace"
+		echo "af_mark $EPOCHREALTIME" > "$i/trace_marker"
+		echo 1 > "$i/events/tcp/tcp_probe/enable"
+	elif [ -d "$i/events/tcp/tcp_probe" ]; then
+		echo 0 > "$i/events/tcp/tcp_probe/enable"
+		grep -v '^#' "$i/trace" > "$WIFI_DIR/tcp-probe.txt"
+	fi
+}
+
 fair_run() {
 	local q=$1 dir=$2 secs=$3 i k f r d args pids=() ports="" sports="" t0 dirs="" port delays=""
 	FAIR_GP=("") FAIR_AIR=("") FAIR_SHARE=("") FAIR_EST=("") FAIR_BKL=("") FAIR_GPA=("") FAIR_MRATE=("") FAIR_JAIN=n/a FAIR_JAIN_CY=n/a FAIR_BUSY=0
 	FAIR_QPEAK=0 FAIR_MPEAK=0 FAIR_TOTAL=0 FAIR_HWLOST="0 0"
 	rm -f "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
-		"$WIFI_DIR/class-trace.txt" "$WIFI_DIR"/drops[01].txt
+		"$WIFI_DIR/class-trace.txt" "$WIFI_DIR/tcp-trace.txt" "$WIFI_DIR/tcp-probe.txt" "$WIFI_DIR"/drops[01].txt
 	# station i's k-th flow: server port IPERF_PORT_BASE + 10 i + k, iperf-staI-K.json
 	for ((i = 1; i <= FAIR_NSTA; i++)); do
 		k=0
@@ -436,6 +469,7 @@ fair_run() {
 			> "$WIFI_DIR/ping-sta$i.txt" 2>&1 &
 		ppids+=($!)
 	done
+	[ "${FAIR_CLASS_TRACE:-0}" = 1 ] && fair_tcp_probe on
 	local c0t=$EPOCHREALTIME c1t
 	# airfair's classes, for airfair only: a previous run's must not be saved as this one's
 	rm -f "$WIFI_DIR/c0.json" "$WIFI_DIR/c1.json"
@@ -454,11 +488,15 @@ fair_run() {
 			  # the medium's ground truth beside them (its stats file, 250 ms old at most)
 			  jq -c '{medium: {sim_time_us: .medium.sim_time_us, links: .medium.links}}' \
 				"$AIRFAIR_MEDIUM_STATS"; } | grep '^[[{]' | sed "s/^/$EPOCHREALTIME /" \
-				>> "$WIFI_DIR/class-trace.txt" ;;
+				>> "$WIFI_DIR/class-trace.txt"
+			# what limits each TCP sender (cwnd, rwnd, the application): its
+			# tcp_info, a socket per line, the server's and each station's
+			fair_tcp_trace >> "$WIFI_DIR/tcp-trace.txt" ;;
 		esac
 		sleep 0.8
 	done
 	sleep "$(awk -v n="$EPOCHREALTIME" -v e="$end" 'BEGIN{d = e - n; if (d < 0) d = 0; printf "%.3f", d}')"
+	[ "${FAIR_CLASS_TRACE:-0}" = 1 ] && fair_tcp_probe off
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
 	c1t=$EPOCHREALTIME
 	hw1=$(fair_hwsim_lost)
@@ -481,7 +519,7 @@ fair_run() {
 		# the clients' stderr and the servers' logs: why a flow got nothing
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
 			 "$WIFI_DIR"/iperf-sta*-*.err "$WIFI_DIR"/iperf-server-*.log \
-			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt,hwsim-lost.txt,class-trace.txt,drops0.txt,drops1.txt}; do
+			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt,hwsim-lost.txt,class-trace.txt,tcp-trace.txt,tcp-probe.txt,drops0.txt,drops1.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
 	fi
