@@ -20,8 +20,10 @@
 # check on a slow machine: the smoke judge reports it as SKIP). --trace: airfair's qdisc
 # and class stats about once a second while measured, saved as Q-DIR-class-trace.txt (a
 # time, then the qdisc's JSON array, a station's JSON or the medium's links, per line;
-# three forks a second in the guest). NAMEs run in the order given. A guest that died of an emulator artifact
-# (tcg_artifact below) is booted once more; retried.txt beside its results says why.
+# three forks a second in the guest), the TCP sockets' ss -ti as Q-DIR-tcp-trace.txt and
+# the iperf flows' tcp:tcp_probe events as Q-DIR-tcp-probe.txt (airfair_analysis.ackpath).
+# NAMEs run in the order given. A guest that died of an emulator artifact (tcg_artifact
+# below) is booted once more; retried.txt beside its results says why.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
