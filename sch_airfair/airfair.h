@@ -110,6 +110,7 @@ struct airfair_config {
 	u8 delack;
 	u8 ack_filter;
 	u8 ack_prio;
+	u8 defer_data;		/* best-effort data in AC_BK (leith-2005) */
 	u32 tlas;		/* packets, 0 = off */
 	u8 rtt_buffer;
 	u32 target_us;
@@ -122,6 +123,12 @@ struct airfair_config {
 	u8 upload;		/* enum airfair_upload */
 	u8 upload_window;
 };
+
+/* The AC the AP's best-effort data goes out in (airfair_enqueue()). */
+static inline enum airfair_ac airfair_data_ac(const struct airfair_config *c)
+{
+	return c->defer_data ? AIRFAIR_AC_BK : AIRFAIR_AC_BE;
+}
 
 /*
  * Per-packet state kept in the skb while it waits in the qdisc. CoDel's

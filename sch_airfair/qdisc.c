@@ -37,6 +37,7 @@ static const struct airfair_config airfair_defaults = {
 	.delack = 2,
 	.ack_filter = AIRFAIR_ACK_FILTER_CONSERVATIVE,
 	.ack_prio = 1,
+	.defer_data = 1,
 	.tlas = 50,	/* gong-wu-williamson's threshold */
 	.rtt_buffer = 0,	/* opt-in: see rtt.c and docs/qdisc.md */
 	.target_us = 5000,
@@ -541,9 +542,17 @@ static bool airfair_drop_over_limits(struct Qdisc *sch, struct sk_buff *skb,
 /*
  * skb->priority 256 + UP asks cfg80211_classify8021d() for 802.1d priority UP
  * directly, whatever the DSCP says: mac80211 classifies again after the qdisc
- * (6.12) or files the frame by its priority's TID (6.1). UP 6 is AC_VO.
+ * (6.12) or files the frame by its priority's TID (6.1). UP 6 is AC_VO, UP 1
+ * AC_BK.
  */
 #define AIRFAIR_PRIO_VOICE	(256 + 6)
+#define AIRFAIR_PRIO_BACKGROUND	(256 + 1)
+
+/* 802.1d priorities 0 and 3, as mac80211 files them before the qdisc */
+static bool airfair_prio_best_effort(u32 prio)
+{
+	return prio == 0 || prio == 3;
+}
 
 static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			   struct sk_buff **to_free)
@@ -566,6 +575,14 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (q->cfg.upload_window && flow->dir == AIRFAIR_DIR_UP &&
 		    flow->wscale >= 0 && flow->tag == cb->hash)
 			airfair_upload_window(q, sta, flow, skb);
+	} else if (q->cfg.defer_data && sta != q->mcast &&
+		   airfair_prio_best_effort(skb->priority)) {
+		/*
+		 * leith-2005 Table II: the AP's data defers to the stations'
+		 * frames (AC_BK's AIFS is four slots longer than AC_BE's), so
+		 * their TCP ACKs, which the AP's data clocks, go first.
+		 */
+		skb->priority = AIRFAIR_PRIO_BACKGROUND;
 	}
 
 	codel_set_enqueue_time(skb);
@@ -1207,6 +1224,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_PENDING_LIMIT] = { .type = NLA_U32 },
 	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
 	[TCA_AIRFAIR_UPLOAD_WINDOW] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_DEFER_DATA]    = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_AIRFAIR_UTIL_AUTO_MAX] = NLA_POLICY_RANGE(NLA_U16, AIRFAIR_UTIL_MIN,
 						       AIRFAIR_UTIL_AUTO_MAX_LIMIT),
 };
@@ -1378,6 +1396,8 @@ static int airfair_parse_config(struct nlattr **tb, struct airfair_config *c,
 		c->ack_filter = nla_get_u8(tb[TCA_AIRFAIR_ACK_FILTER]);
 	if (tb[TCA_AIRFAIR_ACK_PRIO])
 		c->ack_prio = nla_get_u8(tb[TCA_AIRFAIR_ACK_PRIO]);
+	if (tb[TCA_AIRFAIR_DEFER_DATA])
+		c->defer_data = nla_get_u8(tb[TCA_AIRFAIR_DEFER_DATA]);
 	if (tb[TCA_AIRFAIR_RTT_BUFFER])
 		c->rtt_buffer = nla_get_u8(tb[TCA_AIRFAIR_RTT_BUFFER]);
 	if (tb[TCA_AIRFAIR_ECN])
@@ -1803,6 +1823,7 @@ static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_AIRFAIR_DELACK, c->delack) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_ACK_FILTER, c->ack_filter) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_ACK_PRIO, c->ack_prio) ||
+	    nla_put_u8(skb, TCA_AIRFAIR_DEFER_DATA, c->defer_data) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_TLAS, c->tlas) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_RTT_BUFFER, c->rtt_buffer) ||
 	    nla_put_u32(skb, TCA_AIRFAIR_TARGET, c->target_us) ||

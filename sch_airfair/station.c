@@ -89,7 +89,7 @@ static int airfair_costs_at(const struct airfair_config *c,
 
 	ampdu_x16 = airfair_ampdu_at(rate, ampdu_x16);
 	err = airfair_sta_costs(t, rate, loss_q16, ppdu_loss_q16,
-				AIRFAIR_AC_BE, c->delack, ampdu_x16,
+				airfair_data_ac(c), c->delack, ampdu_x16,
 				AIRFAIR_DEFAULT_MSS, c->model, out);
 	if (err || !c->ack_prio)
 		return err;
@@ -222,7 +222,7 @@ static u32 airfair_sta_ppdu_loss(const struct airfair_config *c,
 		return sta->loss_q16;
 	q = airfair_cw_scale_loss_q16(sta->cw_x16, c->timing.retries,
 				      airfair_ac_doublings(&c->timing,
-							   AIRFAIR_AC_BE));
+							   airfair_data_ac(c)));
 	return min_t(u32, q, AIRFAIR_LOSS_ONE - 1);
 }
 
@@ -300,7 +300,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	delta = airfair_sta_attempts_delta_q16(c, sta, ampdu_x16);
 	if (delta) {
 		bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
-		u64 be = airfair_attempt_fixed_ns(&c->timing, AIRFAIR_AC_BE,
+		u64 be = airfair_attempt_fixed_ns(&c->timing, airfair_data_ac(c),
 						  agg, ppdu_loss);
 
 		airfair_affine_add_attempts(&sta->costs.data, delta, be);

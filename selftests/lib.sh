@@ -269,6 +269,25 @@ pair 0 3 loss $3 signal -60
 EOF
 }
 
+# airfair-medium config for one 802.11g station at SNR 35 dB.   medium_conf_1link SEED DILATION
+medium_conf_1link() {
+	cat <<EOF
+seed $1
+dilation $2
+stats-interval 250
+phy 2g 11g
+pair 0 1 snr 35
+EOF
+}
+
+# medium_ac_frames TX RX: the frames radio TX sent radio RX so far, per access category,
+# "vo vi be bk", from the medium's live stats
+medium_ac_frames() {
+	jq -r --argjson t "$1" --argjson r "$2" '[.medium.links[] | select(.tx == $t and .rx == $r)] as $l |
+		[("vo", "vi", "be", "bk") as $ac | [$l[] | select(.ac == $ac) | .frames] | add // 0] |
+		map(tostring) | join(" ")' "$AIRFAIR_MEDIUM_STATS" 2>/dev/null
+}
+
 # Run one bash snippet in a namespace (one fork of ip per call: ~0.2 s under TCG).
 nsrun() {
 	local ns=$1

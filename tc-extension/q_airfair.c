@@ -94,7 +94,7 @@ static void explain(void)
 "                   [ upload observed | estimated ] [ upload-window | no-upload-window ]\n"
 "                   [ quantum TIME ] [ delack N ] [ ampdu N|auto ]\n"
 "                   [ ack-filter | ack-filter-aggressive | no-ack-filter ]\n"
-"                   [ ack-prio | no-ack-prio ]\n"
+"                   [ ack-prio | no-ack-prio ] [ defer-data | no-defer-data ]\n"
 "                   [ tlas PACKETS | no-tlas ] [ rtt-buffer | no-rtt-buffer ]\n"
 "                   [ target TIME ] [ interval TIME ] [ ecn | noecn ]\n"
 "                   [ pending-limit TIME | pending-limit auto | no-pending-limit ]\n"
@@ -360,7 +360,8 @@ enum af_opt {	/* one "seen" bit per option, for duplicates */
 	O_BASIC_RATE, O_LIMIT, O_MEMLIMIT, O_MODEL, O_UTIL, O_QUANTUM,
 	O_DELACK, O_ACK_FILTER, O_ACK_PRIO, O_TLAS, O_RTT_BUFFER, O_TARGET,
 	O_INTERVAL, O_ECN, O_MAX_STATIONS, O_STA_TIMEOUT, O_AMPDU,
-	O_PENDING_LIMIT, O_UPLOAD, O_UPLOAD_WINDOW, O_UTIL_AUTO_MAX, O_NUM
+	O_PENDING_LIMIT, O_UPLOAD, O_UPLOAD_WINDOW, O_UTIL_AUTO_MAX,
+	O_DEFER_DATA, O_NUM
 };
 
 struct af_cmd {
@@ -933,6 +934,10 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			   !strcmp(kw, "no-ack-prio")) {
 			if (af_set(&c, O_ACK_PRIO, kw, kw[0] != 'n'))
 				goto out;
+		} else if (!strcmp(kw, "defer-data") ||
+			   !strcmp(kw, "no-defer-data")) {
+			if (af_set(&c, O_DEFER_DATA, kw, kw[0] != 'n'))
+				goto out;
 		} else if (!strcmp(kw, "rtt-buffer") ||
 			   !strcmp(kw, "no-rtt-buffer")) {
 			if (af_set(&c, O_RTT_BUFFER, kw, kw[0] != 'n'))
@@ -1050,6 +1055,7 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			{ O_UPLOAD,	  TCA_AIRFAIR_UPLOAD,	      8 },
 			{ O_UPLOAD_WINDOW, TCA_AIRFAIR_UPLOAD_WINDOW, 8 },
 			{ O_UTIL_AUTO_MAX, TCA_AIRFAIR_UTIL_AUTO_MAX, 16 },
+			{ O_DEFER_DATA,	  TCA_AIRFAIR_DEFER_DATA,     8 },
 		};
 		size_t k;
 
@@ -1494,6 +1500,8 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	}
 	af_print_onoff(tb[TCA_AIRFAIR_ACK_PRIO], "ack_prio", "ack-prio",
 		       "no-ack-prio");
+	af_print_onoff(tb[TCA_AIRFAIR_DEFER_DATA], "defer_data", "defer-data",
+		       "no-defer-data");
 	if (af_attr_ok(tb[TCA_AIRFAIR_TLAS], 4)) {
 		__u32 t = af_u32(tb[TCA_AIRFAIR_TLAS]);
 

@@ -264,6 +264,7 @@ static const struct scalar scalars[] = {
 	S(UPLOAD, 1, 0, __AIRFAIR_UPLOAD_MAX - 1),
 	S(UPLOAD_WINDOW, 1, 0, 1),
 	S(UTIL_AUTO_MAX, 2, AIRFAIR_UTIL_MIN, AIRFAIR_UTIL_AUTO_MAX_LIMIT),
+	S(DEFER_DATA, 1, 0, 1),
 	S(CWMIN, 2, 0, 0xffff),
 	S(CWMAX, 2, 0, 0xffff),
 	S(BASIC_RATE, 2, 0, 0xffff),

@@ -220,6 +220,7 @@ enum {
 	TCA_AIRFAIR_UTIL_AUTO_MAX,	/* u16: per mille of real time utilisation auto
 					 * grants at most
 					 */
+	TCA_AIRFAIR_DEFER_DATA,		/* u8: 0 off, 1 best-effort data in AC_BK */
 	__TCA_AIRFAIR_MAX
 };
 #define TCA_AIRFAIR_MAX (__TCA_AIRFAIR_MAX - 1)
