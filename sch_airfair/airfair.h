@@ -418,6 +418,7 @@ struct airfair_sched {
 	bool auto_metered;		/* the meter held packets */
 	bool auto_air_full;		/* pending-limit held packets */
 	bool auto_startup;		/* growing from a low rate, gain 2 */
+	unsigned long up_seen;		/* jiffies: any station's upload ACK queued */
 	u8 auto_flat;			/* startup intervals without growth */
 	u32 auto_startup_q16;		/* best at the last growth, or at exit */
 	u32 auto_best_q16;		/* the best of auto_rate_q16 */

@@ -250,6 +250,17 @@ static bool airfair_sta_uploading(const struct airfair_sta *sta)
 	return time_before(jiffies, sta->up_seen + AIRFAIR_BUSY_WINDOW);
 }
 
+static bool airfair_uploads_seen(const struct airfair_sched *q)
+{
+	return time_before(jiffies, q->up_seen + AIRFAIR_BUSY_WINDOW);
+}
+
+/* the mac80211 hook's pending airtime holds the backlog here */
+static bool airfair_hook_backpressure(const struct airfair_sched *q)
+{
+	return q->cfg.pending_limit_us && airfair_hook_bound();
+}
+
 /*
  * Also the upload caps' shares, max-min: a light busy station keeps what it
  * took since the last recount, and the rest of the grant (at least half of
@@ -570,8 +581,10 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (q->cfg.ack_prio)
 			skb->priority = AIRFAIR_PRIO_VOICE;
 		/* Before the accounting: a rewrite may change the truesize. */
-		if (flow->dir == AIRFAIR_DIR_UP)
+		if (flow->dir == AIRFAIR_DIR_UP) {
 			sta->up_seen = jiffies;
+			q->up_seen = jiffies;
+		}
 		if (q->cfg.upload_window && flow->dir == AIRFAIR_DIR_UP &&
 		    flow->wscale >= 0 && flow->tag == cb->hash)
 			airfair_upload_window(q, sta, flow, skb);
@@ -724,7 +737,11 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
  * load is not held under its own rate. Not where it carried an upload's
  * ACKs: the upload's demand is at the station, and holding its ACKs is
  * the only way to hold it, so a queue of ACKs that runs empty says
- * nothing of it.
+ * nothing of it. The drain and the hold under the rate are for the
+ * uploads, whose stations contend for the air with their own data: with
+ * none in progress and the hook's pending limit holding the backlog here,
+ * the stations send only what the AP's frames clock (defer-data lets
+ * those through first), and the grant stays above the rate.
  */
 static const u16 airfair_auto_gain_q8[] = { 320, 192, 224, 224 };
 
@@ -783,9 +800,10 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	 * theirs, not the air the uploads take.
 	 */
 	grant_limited = q->auto_metered && !q->auto_air_full &&
-			q->cfg.pending_limit_us && airfair_hook_bound();
+			airfair_hook_backpressure(q);
 	demand_limited = (q->auto_emptied || grant_limited) && !q->auto_upload;
-	contended = q->auto_stations > 1 && !demand_limited;
+	contended = q->auto_stations > 1 && !demand_limited &&
+		    (airfair_uploads_seen(q) || !airfair_hook_backpressure(q));
 	saved = max_t(s64, q->auto_epoch_tokens, 0);
 	q->auto_emptied = false;
 	q->auto_upload = false;
@@ -1770,6 +1788,7 @@ static int airfair_init(struct Qdisc *sch, struct nlattr *opt,
 	q->cap_weight = 1;
 	q->cap_mark_ns = q->meter_last_ns;
 	q->next_busy = jiffies;
+	q->up_seen = jiffies - AIRFAIR_BUSY_WINDOW - 1;	/* no upload yet */
 
 	if (opt) {
 		err = airfair_change_opts(sch, opt, true, extack);
