@@ -435,7 +435,9 @@ def smoke(sc):
 
 
 def select(sc, runs=None, qdiscs=None):
-    """Keep only the named runs and qdiscs (make demo's AIRFAIR_DEMO_DIRECTIONS/_QDISCS)."""
+    """Keep only the named runs and qdiscs (make demo's AIRFAIR_DEMO_DIRECTIONS/_QDISCS).
+    A variant the scenario defines but no run lists (one kept for A/B runs, not run by
+    default) joins every run when named."""
     if runs:
         for n in runs:
             if n not in [r.name for r in sc.runs]:
@@ -443,8 +445,10 @@ def select(sc, runs=None, qdiscs=None):
         sc.runs = [r for r in sc.runs if r.name in runs]
     if qdiscs:
         _qdiscs("--qdiscs", qdiscs, QDISCS + tuple(sc.variants))
+        unlisted = [q for q in qdiscs
+                    if q in sc.variants and not any(q in r.qdiscs for r in sc.runs)]
         for r in sc.runs:
-            r.qdiscs = [q for q in r.qdiscs if q in qdiscs]
+            r.qdiscs = [q for q in r.qdiscs if q in qdiscs] + unlisted
         sc.runs = [r for r in sc.runs if r.qdiscs]
         if not sc.runs:
             raise ScenarioError(f"{sc.name}: none of {' '.join(qdiscs)} is in a run")

@@ -117,6 +117,12 @@ class Scenario(unittest.TestCase):
         sc = parse(GOOD, "t")
         select(sc, None, ["airfair-b50"])
         self.assertEqual([(r.name, r.qdiscs) for r in sc.runs], [("up", ["airfair-b50"])])
+        # a variant no run lists joins every run when named, after the listed ones
+        sc = parse(GOOD.replace('"airfair-default limit 50" }',
+                                '"airfair-default limit 50", "airfair-x" = "airfair ecn" }'), "t")
+        select(sc, None, ["airfair-x", "pfifo", "airfair"])
+        self.assertEqual([(r.name, r.qdiscs) for r in sc.runs],
+                         [("down.d1", ["pfifo", "airfair", "airfair-x"]), ("up", ["airfair", "airfair-x"])])
         for runs, qdiscs in ((["sideways"], None), (None, ["sfq"]), (["up"], ["pfifo"])):
             with self.assertRaises(ScenarioError):
                 select(parse(GOOD, "t"), runs, qdiscs)
