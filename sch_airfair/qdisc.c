@@ -588,14 +588,6 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (q->cfg.upload_window && flow->dir == AIRFAIR_DIR_UP &&
 		    flow->wscale >= 0 && flow->tag == cb->hash)
 			airfair_upload_window(q, sta, flow, skb);
-	} else if (q->cfg.defer_data && sta != q->mcast &&
-		   airfair_prio_best_effort(skb->priority)) {
-		/*
-		 * leith-2005 Table II: the AP's data defers to the stations'
-		 * frames (AC_BK's AIFS is four slots longer than AC_BE's), so
-		 * their TCP ACKs, which the AP's data clocks, go first.
-		 */
-		skb->priority = AIRFAIR_PRIO_BACKGROUND;
 	}
 
 	codel_set_enqueue_time(skb);
@@ -716,6 +708,16 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 		else
 			list_del_init(&flow->chain);
 	}
+	/*
+	 * leith-2005 Table II: the AP's bulk data defers to the stations'
+	 * frames (AC_BK's AIFS is four slots longer than AC_BE's), so that
+	 * their TCP ACKs, which that data clocks, go first. A sparse flow's
+	 * packet (a ping's reply, a DNS answer) keeps best effort: it clocks
+	 * nothing, and in BK it would wait out every upload's data.
+	 */
+	if (q->cfg.defer_data && head == &sta->old_flows && sta != q->mcast &&
+	    airfair_prio_best_effort(skb->priority))
+		skb->priority = AIRFAIR_PRIO_BACKGROUND;
 	airfair_dequeue_cost(q, sta, flow, skb);
 	flow->deficit -= airfair_cb(skb)->cost_ns;
 	flow->sent++;
