@@ -75,29 +75,40 @@ static u16 airfair_ampdu_at(const struct tc_airfair_rate *rate, u16 n_x16)
 
 /*
  * Costs of a station at @rate under @c, @ampdu_x16 MPDUs per PPDU (one at
- * a legacy rate). With ack-prio the AP's pure ACKs contend in AC_VO:
- * their own air is VO's (shorter AIFS and backoff), the data's stays BE's.
+ * a legacy rate), the AP's data contending in @data_ac. The station's own
+ * frames (its uploads, the TCP ACKs a download clocks) contend in its BE;
+ * with ack-prio the AP's pure ACKs in VO (shorter AIFS and backoff).
  */
 static int airfair_costs_at(const struct airfair_config *c,
 			    const struct airfair_timing *t,
 			    const struct tc_airfair_rate *rate, u32 loss_q16,
 			    u32 ppdu_loss_q16, u16 ampdu_x16,
+			    enum airfair_ac data_ac,
 			    struct airfair_sta_costs *out)
 {
-	struct airfair_sta_costs vo;
+	struct airfair_sta_costs other;
 	int err;
 
 	ampdu_x16 = airfair_ampdu_at(rate, ampdu_x16);
 	err = airfair_sta_costs(t, rate, loss_q16, ppdu_loss_q16,
-				airfair_data_ac(c), c->delack, ampdu_x16,
+				AIRFAIR_AC_BE, c->delack, ampdu_x16,
 				AIRFAIR_DEFAULT_MSS, c->model, out);
-	if (err || !c->ack_prio)
-		return err;
-	err = airfair_sta_costs(t, rate, loss_q16, ppdu_loss_q16,
-				AIRFAIR_AC_VO, c->delack, ampdu_x16,
-				AIRFAIR_DEFAULT_MSS, c->model, &vo);
-	if (!err)
-		out->ack = vo.ack;
+	if (!err && c->ack_prio) {
+		err = airfair_sta_costs(t, rate, loss_q16, ppdu_loss_q16,
+					AIRFAIR_AC_VO, c->delack, ampdu_x16,
+					AIRFAIR_DEFAULT_MSS, c->model, &other);
+		if (!err)
+			out->ack = other.ack;
+	}
+	if (!err && data_ac != AIRFAIR_AC_BE) {
+		err = airfair_sta_costs(t, rate, loss_q16, ppdu_loss_q16,
+					data_ac, c->delack, ampdu_x16,
+					AIRFAIR_DEFAULT_MSS, c->model, &other);
+		if (!err) {
+			out->tcp_down.a_ns += other.data.a_ns - out->data.a_ns;
+			out->data = other.data;
+		}
+	}
 	return err;
 }
 
@@ -107,7 +118,8 @@ int airfair_costs_for(const struct airfair_config *c,
 		      struct airfair_sta_costs *out)
 {
 	return airfair_costs_at(c, &c->timing, rate, loss_q16, loss_q16,
-				(c->ampdu ?: 1) * AIRFAIR_AMPDU_ONE, out);
+				(c->ampdu ?: 1) * AIRFAIR_AMPDU_ONE,
+				airfair_data_ac(c), out);
 }
 
 /*
@@ -277,7 +289,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	ampdu_x16 = airfair_sta_ampdu(c, sta);
 	airfair_sta_timing(c, sta, &t);
 	if (airfair_costs_at(c, &t, &sta->rate, sta->loss_q16, ppdu_loss,
-			     ampdu_x16, &sta->costs)) {
+			     ampdu_x16, airfair_data_ac(c), &sta->costs)) {
 		/* Settings were validated on the way in: this cannot fail. */
 		WARN_ON_ONCE(1);
 		return;
@@ -290,7 +302,7 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	up_loss = airfair_sta_up_loss(sta);
 	if (sta->has_up_rate && sta != q->mcast && c->model != AIRFAIR_MODEL_NAIVE &&
 	    !airfair_costs_at(c, &t, &sta->up_rate, up_loss, up_loss,
-			      airfair_sta_up_ampdu(c, sta), &up)) {
+			      airfair_sta_up_ampdu(c, sta), AIRFAIR_AC_BE, &up)) {
 		sta->costs.up = up.data;
 		sta->costs.up_data_ns = up.up_data_ns;
 		sta->costs.sta_ack_ns = up.sta_ack_ns;
@@ -300,16 +312,17 @@ void airfair_sta_update_costs(struct airfair_sched *q, struct airfair_sta *sta)
 	delta = airfair_sta_attempts_delta_q16(c, sta, ampdu_x16);
 	if (delta) {
 		bool agg = ampdu_x16 > AIRFAIR_AMPDU_ONE;
-		u64 be = airfair_attempt_fixed_ns(&c->timing, airfair_data_ac(c),
-						  agg, ppdu_loss);
+		u64 data = airfair_attempt_fixed_ns(&c->timing,
+						    airfair_data_ac(c), agg,
+						    ppdu_loss);
 
-		airfair_affine_add_attempts(&sta->costs.data, delta, be);
-		airfair_affine_add_attempts(&sta->costs.tcp_down, delta, be);
-		/* with ack-prio the AP's pure ACKs contend in VO */
-		airfair_affine_add_attempts(&sta->costs.ack, delta, c->ack_prio ?
+		airfair_affine_add_attempts(&sta->costs.data, delta, data);
+		airfair_affine_add_attempts(&sta->costs.tcp_down, delta, data);
+		/* the AP's pure ACKs: VO with ack-prio, else BE */
+		airfair_affine_add_attempts(&sta->costs.ack, delta,
 					    airfair_attempt_fixed_ns(&c->timing,
-								     AIRFAIR_AC_VO,
-								     agg, ppdu_loss) : be);
+						c->ack_prio ? AIRFAIR_AC_VO :
+						AIRFAIR_AC_BE, agg, ppdu_loss));
 	}
 	sta->flow_quantum = airfair_affine_ns(&sta->costs.data, ETH_FRAME_LEN);
 }
