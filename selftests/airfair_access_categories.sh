@@ -5,11 +5,13 @@
 # per access category.
 #   ack-prio: the AP's pure TCP ACKs go in AC_VO. The station uploads over TCP: with
 #   ack-prio almost all the AP's frames to it (the ACKs) go in VO, with no-ack-prio none.
-#   defer-data: the AP's best-effort data goes in AC_BK (AIFS four slots longer, so that
-#   the stations' frames win the contention against it). The station downloads: with
-#   defer-data almost all the AP's frames go in BK, with no-defer-data none; and the
-#   station's cost per frame (class stats: a static 54 Mbit/s station without loss)
-#   differs by BK's four extra AIFS slots, 36 us at 802.11g's 9 us slot.
+#   defer-data: the AP's bulk best-effort data goes in AC_BK (AIFS four slots longer, so
+#   that the stations' frames win the contention against it). The station downloads
+#   under a meter that keeps the backlog in airfair (30 % of the dilated air), so that
+#   its flow is bulk, not sparse: with defer-data almost all the AP's frames go in BK,
+#   with no-defer-data none; and the station's cost per frame (class stats: a static
+#   54 Mbit/s station without loss) differs by BK's four extra AIFS slots, 36 us at
+#   802.11g's 9 us slot.
 . "$(dirname "$0")/lib.sh"
 
 MEDIUM=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
@@ -36,12 +38,14 @@ fi
 ktap_test_pass "medium, AP and one station up"
 
 declare -A share cost
-# ac_run OPTION up|down AC: airfair with OPTION, a TCP flow that way; the share of the
-# AP's frames to sta1 that went in AC (vo or bk) -> share[OPTION], the station's cost a
-# (ns) -> cost[OPTION]
+# ac_run OPTION up|down AC [TC OPTIONS]: airfair with OPTION, a TCP flow that way; the
+# share of the AP's frames to sta1 that went in AC (vo or bk) -> share[OPTION], the
+# station's cost a (ns) -> cost[OPTION]
 ac_run() {
 	local opt=$1 dir=$2 ac=$3 gp vo0 vi0 be0 bk0 vo1 vi1 be1 bk1 n all
-	if ! tc qdisc replace dev "$AP_IF" root airfair 11g "$opt" station "${STA_MAC[1]}" rate 54mbit; then
+	shift 3
+	if ! tc qdisc replace dev "$AP_IF" root airfair 11g "$opt" "$@" \
+		station "${STA_MAC[1]}" rate 54mbit; then
 		ktap_test_fail "airfair with $opt on the AP"
 		ktap_finished
 	fi
@@ -54,8 +58,8 @@ ac_run() {
 	all=$((vo1 - vo0 + vi1 - vi0 + be1 - be0 + bk1 - bk0))
 	case $ac in vo) n=$((vo1 - vo0)) ;; bk) n=$((bk1 - bk0)) ;; esac
 	share[$opt]=$(awk -v n=$n -v a=$all 'BEGIN {printf "%.3f", a ? n / a : 0}')
-	cost[$opt]=$(tc -j -s class show dev "$AP_IF" |
-		jq -r --arg m "${STA_MAC[1]}" '.[] | select(.station.addr == $m) | .station.cost_a_ns')
+	cost[$opt]=$(tc -j -s class show dev "$AP_IF" | grep '^{' |
+		jq -r --arg m "${STA_MAC[1]}" 'select(.station.addr == $m) | .station.cost_a_ns')
 	ktap_diag "$opt: $dir $gp Mbit/s; AP->sta1 frames in the medium: vo $((vo1 - vo0)) vi $((vi1 - vi0)) be $((be1 - be0)) bk $((bk1 - bk0)) (${ac^^} share ${share[$opt]}); cost a ${cost[$opt]} ns"
 }
 
@@ -67,31 +71,33 @@ tc qdisc replace dev "$AP_IF" root pfifo
 iperf_tcp_up 1 2 > /dev/null
 ac_run ack-prio up vo
 ac_run no-ack-prio up vo
-ac_run defer-data down bk
-ac_run no-defer-data down bk
+ac_run defer-data down bk utilisation $((30 / K))%
+ac_run no-defer-data down bk utilisation $((30 / K))%
 
-# share_check OPTION AC WHAT: at least 0.9 of the AP's frames (WHAT) in AC, or at most
-# 0.05 for a no- option. Each share counts the flow's few frames the other way too
-# (iperf3's control connection): a flow as slow as the debug kernel's guest makes leaves
-# too few to judge the first.
+# share_check OPTION AC WHAT [MIN]: at least MIN (0.9) of the AP's frames (WHAT) in AC,
+# or at most 0.05 for a no- option. Each share counts the frames outside the flow too
+# (iperf3's control connection, the pings): a flow as slow as the debug kernel's guest
+# makes leaves too few to judge the first.
 share_check() {
-	local opt=$1 ac=$2 what=$3 s=${share[$1]}
+	local opt=$1 ac=$2 what=$3 min=${4:-0.9} s=${share[$1]}
 	case $opt in
 	no-*) if awk -v s="$s" 'BEGIN {exit !(s <= 0.05)}'; then
 		ktap_test_pass "$opt: $s of the AP's frames to the $what in AC_$ac (<= 0.05)"
 	else
 		ktap_test_fail "$opt: $s of the AP's frames to the $what in AC_$ac (<= 0.05)"
 	fi ;;
-	*) if awk -v s="$s" 'BEGIN {exit !(s >= 0.9)}'; then
-		ktap_test_pass "$opt: $s of the AP's frames to the $what went in AC_$ac (>= 0.9)"
+	*) if awk -v s="$s" -v m="$min" 'BEGIN {exit !(s >= m)}'; then
+		ktap_test_pass "$opt: $s of the AP's frames to the $what went in AC_$ac (>= $min)"
 	else
-		ktap_test_fail_timing "$opt: only $s of the AP's frames to the $what went in AC_$ac (>= 0.9)"
+		ktap_test_fail_timing "$opt: only $s of the AP's frames to the $what went in AC_$ac (>= $min)"
 	fi ;;
 	esac
 }
 share_check ack-prio VO uploader
 share_check no-ack-prio VO uploader
-share_check defer-data BK downloader
+# the sparse flows' packets stay in BE: the pings' replies, iperf3's control
+# connection, and the download's first 50 packets (T-LAS); 0.83 on 6.1
+share_check defer-data BK downloader 0.75
 share_check no-defer-data BK downloader
 d=$(awk -v a="${cost[defer-data]:-0}" -v b="${cost[no-defer-data]:-0}" 'BEGIN {print a - b}')
 if [ "$d" = 36000 ]; then
