@@ -124,7 +124,7 @@ struct airfair_config {
 	u8 upload_window;
 };
 
-/* The AC the AP's best-effort data goes out in (airfair_enqueue()). */
+/* The AC the AP's bulk best-effort data goes out in (airfair_sta_dequeue()). */
 static inline enum airfair_ac airfair_data_ac(const struct airfair_config *c)
 {
 	return c->defer_data ? AIRFAIR_AC_BK : AIRFAIR_AC_BE;
