@@ -196,9 +196,9 @@ fi
 # the charge using it as measured.
 mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs failed-PPDUs
 	#				      windows" (cw_units: CWmin + 1 each attempt waited)
-	local dir=${2:-down}	# (sta->AP), a line each
-	for i in 1 2 3; do
-		jq -r --argjson i "$i" --arg d "$dir" '[.medium.links[] | select(.ac == "be" and
+	local dir=${2:-down}	# (sta->AP), a line each; the data's ACs: BE, and BK where
+	for i in 1 2 3; do	# airfair's defer-data sends the AP's bulk data
+		jq -r --argjson i "$i" --arg d "$dir" '[.medium.links[] | select((.ac == "be" or .ac == "bk") and
 			(if $d == "up" then .tx == $i and .rx == 0 else .tx == 0 and .rx == $i end))] |
 			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0) \(map(.ppdu_failures) | add // 0) \(map(.cw_units // 0) | add // 0)"' \
 			"$1" 2>/dev/null || echo "0 0 0 0 0"

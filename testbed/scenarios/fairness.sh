@@ -274,13 +274,13 @@ fair_medium_read() {	# FILE
 }
 
 # The data bytes and their PPDU time on each station's data link (DIRS: one word per
-# station, down: AP -> station, up: station -> AP; best effort), one "bytes data_us" line
-# per station.
+# station, down: AP -> station, up: station -> AP; best effort, and background, where
+# airfair's defer-data sends the AP's bulk data), one "bytes data_us" line per station.
 fair_medium_links() {	# FILE DIRS
 	jq -r --argjson n "$FAIR_NSTA" --arg dirs "$2" '.medium as $m
 		| ($dirs | split(" ") | map(select(. != ""))) as $d
 		| range(1; $n + 1) as $i
-		| [$m.links[] | select(.ac == "be" and (if $d[$i - 1] == "down" then .tx == 0 and .rx == $i
+		| [$m.links[] | select((.ac == "be" or .ac == "bk") and (if $d[$i - 1] == "down" then .tx == 0 and .rx == $i
 			else .tx == $i and .rx == 0 end))]
 		| "\(map(.bytes) | add // 0) \(map(.data_us) | add // 0)"' "$1"
 }
