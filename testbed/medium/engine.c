@@ -557,7 +557,9 @@ static void launch(struct medium *m, int ci, uint64_t ts, uint64_t idle)
 			cell->idle_ns += w / c->ntx;
 			c->idle_ns += w / c->ntx;
 			cell->waited_ns += a->waited_ns + w;
+			cell->rewaited_ns += a->rewaited_ns;
 			a->waited_ns = 0;
+			a->rewaited_ns = 0;
 			/* the window its backoff was drawn from, in CWmin + 1 */
 			cell->cw_units += (a->cw + 1) / (a->p.cwmin + 1);
 			if (idle) {
@@ -636,9 +638,11 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 			continue;
 		for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
 			struct med_ac *a = &rd->ac[ac];
+			uint64_t w;
 
 			if (!a->head || a->backoff < 0)
 				continue;
+			w = ac_waited(c, a, ts);
 			if (ac_tx_time(c, a) == ts) {
 				if (sent < 0) {
 					sent = ac;
@@ -650,15 +654,21 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 				a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
 				a->backoff = rand_slots(m, a->cw);
 				a->resume_ns = ts + slot;
+				a->rewaited_ns += w;
 				MED_LOG(m, 2, "radio %d: internal collision, ac %d yields to ac %d, cw %u\n",
 					r, ac, sent, a->cw);
 			} else if (ts > a->resume_ns) {
-				a->backoff -= (int)((ts - a->resume_ns) / slot);
+				uint64_t down = ts - a->resume_ns;
+
+				a->backoff -= (int)(down / slot);
 				if (a->backoff < 1)
 					a->backoff = 1;	/* off-grid arrival rounding */
+				a->rewaited_ns += w > down ? w - down : 0;
+			} else {
+				a->rewaited_ns += w;
 			}
 			/* the idle it waited this round, which the winner's idle counts */
-			a->waited_ns += ac_waited(c, a, ts);
+			a->waited_ns += w;
 		}
 		if (sent >= 0)
 			begin_attempt(m, c, r, sent);
@@ -1110,7 +1120,7 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					"\"model_us\": %.3f, \"idle_due_us\": %.3f, "
 					"\"idle_var_us2\": %.1f, "
 					"\"cw_units\": %llu, "
-					"\"waited_us\": %.3f",
+					"\"waited_us\": %.3f, \"rewaited_us\": %.3f",
 					ac_name[ac],
 					(c->data_ns + c->ovh_ns + c->coll_ns + c->lost_ns) / 1000.0,
 					c->data_ns / 1000.0, c->ovh_ns / 1000.0, c->idle_ns / 1000.0,
@@ -1125,7 +1135,8 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 					(unsigned long long)c->told_mpdus,
 					c->mpdu_byte_us, c->told_byte_us, c->model_us,
 					c->idle_due_us, c->idle_var_us2,
-					(unsigned long long)c->cw_units, c->waited_ns / 1000.0);
+					(unsigned long long)c->cw_units, c->waited_ns / 1000.0,
+					c->rewaited_ns / 1000.0);
 				med_json_rate1(out, c);
 				first = false;
 			}

@@ -87,6 +87,7 @@ struct med_ac {
 	int retry;			/* failed attempts of the head frame */
 	uint64_t contend_since;		/* start of the current access attempt */
 	uint64_t waited_ns;		/* idle it counted down in rounds it lost */
+	uint64_t rewaited_ns;		/* of which not backoff slots (AIFS again) */
 	uint64_t txop_start_ns;		/* start of the current TXOP */
 };
 
@@ -107,6 +108,10 @@ struct med_cell {
 	uint64_t idle_ns;	/* AIFS + backoff idle time that preceded its accesses */
 	uint64_t waited_ns;	/* the AIFS + backoff its accesses waited, slots won by
 				 * another sender included (they are in that one's idle) */
+	uint64_t rewaited_ns;	/* of waited_ns, the idle of rounds its accesses lost
+				 * that was not backoff (AIFS each round again, the
+				 * rounds an internal collision ended): what one AIFS
+				 * and backoff per attempt leaves out */
 	uint64_t coll_ns;	/* collided attempts: PPDU + ACK timeout */
 	uint64_t lost_ns;	/* attempts lost on the channel: PPDU + ACK timeout */
 	uint64_t frames;	/* MPDUs delivered (acked, or group frames sent) */

@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..47"
+echo "1..50"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -259,6 +259,22 @@ read -r idle wt per mind <<<"$(waited "$j1")"
 check "$(awk -v i="$idle" -v w="$wt" -v p="$per" -v m="$mind" 'BEGIN{
 	print (w > 2 * i && w < 6 * i && m > 0 && p > 170 && p < 340) ? 1 : 0}')" \
 	"four senders: waited $wt us > idle $idle us, each more; $per us an attempt"
+
+# 50: rewaited_us, the part of waited_us that was not backoff (the AIFS of every round
+# an access lost): without it, what each attempt of the four waited is one AIFS and its
+# draw, as for the lone sender; the draws' mean is half the windows cw_units tells
+own() { # own <json>: "AIFS-per-attempt rewaited": (waited - rewaited) / attempts - mean draw
+	jq -r '[.links[] | select(.attempts > 0)] |
+		(map(.attempts) | add) as $a | (map(.cw_units) | add) as $u |
+		"\(((map(.waited_us - (.rewaited_us // 0)) | add) / $a) - 9 * (16 * $u / $a - 1) / 2) \(map(.rewaited_us // 0) | add)"' "$1"
+}
+"$bin" --simulate --phy 11a --rate 54 --len 1500 --stations 1 --duration 5 -o "$j1" >/dev/null
+read -r aifs1 rw1 <<<"$(own "$j1")"
+"$bin" --simulate --phy 11a --rate 54 --len 1500 --stations 4 --duration 5 -o "$j1" >/dev/null
+read -r aifs4 rw4 <<<"$(own "$j1")"
+check "$(awk -v a="$aifs1" -v b="$aifs4" -v r1="$rw1" -v r4="$rw4" 'BEGIN{d = a - b
+	print (r1 == 0 && r4 > 0 && a > 30 && d < 3 && d > -3) ? 1 : 0}')" \
+	"four senders: waited less rewaited, less the draws, is one AIFS an attempt ($aifs4 us; lone sender $aifs1 us, rewaited $rw1 us)"
 rm -f "$j1"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"

@@ -6,7 +6,8 @@ what the hook's running counts settled, `settled ms`), the medium's air + the id
 before each access (chen-yan's airtime) down (AP -> station) and up (station -> AP),
 the charge over the AP's air to the station and all its accesses waited (`/down+waited`:
 the medium's waited_us, which counts the slots another sender's win took from the
-countdown; what airfair charges, where the station's own frames it does not see, such
+countdown, less its rewaited_us, the AIFS of each round lost: one AIFS and the backoff
+an attempt, as the charge models them; what airfair charges, where the station's own frames it does not see, such
 as replies to pings, are left out), frames delivered each way, the upload frames airfair counted, and the
 ground truth per delivered frame; and of the AP's PPDU attempts to it, the share that got
 no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
@@ -60,7 +61,8 @@ def window(m0, m1, tx, rx):
             out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
             out["idle_us"] += sign * link.get("backoff_idle_us", 0)
             out["busy_us"] += sign * link.get("airtime_us", 0)
-            out["waited_us"] += sign * link.get("waited_us", link.get("backoff_idle_us", 0))
+            out["waited_us"] += sign * (link.get("waited_us", link.get("backoff_idle_us", 0)) -
+                                        link.get("rewaited_us", 0))
             for k in ("frames", "attempts", "ppdu_failures", "ampdus", "ampdu_mpdus", "bytes",
                       "told", "told_mpdus", "cw_units", "mpdu_byte_us", "told_byte_us", "model_us",
                       "idle_due_us", "idle_var_us2", "ltfs"):

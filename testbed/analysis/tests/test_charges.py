@@ -62,10 +62,12 @@ class Charges(unittest.TestCase):
 
     def test_waited(self):
         # station 1's accesses waited 150 us where the medium gave them 90 of idle (a
-        # sender that won meanwhile got the rest): the charge over its own air + wait;
+        # sender that won meanwhile got the rest; 30 more were the AIFS of the rounds
+        # it lost): the charge over its own air + wait;
         # the settled part counts in the charge
         m1 = json.load(open(self.p + "-m1.json"))
-        m1["medium"]["links"][0]["waited_us"] = 160
+        m1["medium"]["links"][0]["waited_us"] = 190
+        m1["medium"]["links"][0]["rewaited_us"] = 30    # AIFS again: not the model's
         json.dump(m1, open(self.p + "-m1.json", "w"))
         m0 = json.load(open(self.p + "-m0.json"))
         m0["medium"]["links"][0]["waited_us"] = 10
