@@ -8,12 +8,13 @@ airfair's own estimate and the time it was backlogged in airfair; Jain's index o
 airtime, the busy air, the efficiency against the airtime-fair optimum; then a summary
 and, for scripts, a line `efficiency: QDISC RUN X ...` for airfair and airfair-default.
 """
+import glob
 import os
 import sys
 
 from .metrics import efficiency
 from .report import read_meta
-from .run import load_run
+from .run import load_run, medium_conf
 from .smoke import plan_values
 
 
@@ -33,7 +34,9 @@ def show(gdir, out=sys.stdout):
     p = lambda *a: print(*a, file=out)
     p(f"sch_airfair demo ({meta.get('scenario')}): kernel {meta.get('kernel')}, {n} stations, "
       f"{' then '.join(runs)}, {meta.get('seconds')} s per run (+{meta.get('omit')} s left out)")
-    p(f"medium: airfair-medium, 802.11a, dilation k={meta.get('dilation')} "
+    confs = sorted(glob.glob(os.path.join(glob.escape(gdir), "*", "*-medium.conf")))
+    phy = medium_conf(confs[0][:-len("-medium.conf")], "phy") if confs else None
+    p(f"medium: airfair-medium, {phy or 'PHY unknown'}, dilation k={meta.get('dilation')} "
       "(goodput and airtime below are simulated: iperf3 x k)")
     p("mac80211: " + ("patched (mac80211-patches/): airfair takes rate, loss and pending airtime "
                       "from its TX report hook" if meta.get("hook") == "yes" else

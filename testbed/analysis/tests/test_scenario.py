@@ -238,7 +238,7 @@ class Report(unittest.TestCase):
             p = os.path.join(d, q)
             json.dump(medium(0, 0, [0, 0]), open(p + "-m0.json", "w"))
             json.dump(medium(1000, busy, air), open(p + "-m1.json", "w"))
-            open(p + "-medium.conf", "w").write("dilation 2\n")
+            open(p + "-medium.conf", "w").write("dilation 2\nphy 5g 11n-5g\n")
             for i, bps in enumerate(gp, 1):
                 json.dump({"end": {"sum_received": {"bits_per_second": bps}}},
                           open(f"{p}-iperf-sta{i}-0.json", "w"))
@@ -279,6 +279,7 @@ class Report(unittest.TestCase):
         self.assertEqual(rows[0][:7], ["airfair", "down.d1", "1.0000", "1.0000", "50.0", "50.0", "8.00"])
         self.assertEqual(rows[0][7], "0.500")
         self.assertIn("efficiency: airfair down.d1 0.500 up n/a", out)
+        self.assertIn("medium: airfair-medium, 11n-5g, dilation", out)
         self.assertIn("== airfair, up ==\nskipped: no data", out)
 
     def test_maxmin(self):
