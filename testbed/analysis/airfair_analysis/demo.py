@@ -26,6 +26,10 @@ def _read(path, default=""):
         return default
 
 
+def _ms(x):
+    return "unanswered" if x == float("inf") else f"{x:.1f}"
+
+
 def show(gdir, out=sys.stdout):
     meta = read_meta(os.path.join(gdir, "meta.txt"))
     runs = plan_values(os.path.join(gdir, "plan.in"))
@@ -84,7 +88,9 @@ def show(gdir, out=sys.stdout):
                 p(f"  {note}")
             if r.latency_ms(0.5) is not None:
                 p(f"latency under load (each station's ping to the server, simulated ms): "
-                  f"median {r.latency_ms(0.5):.1f}, p99 {r.latency_ms(0.99):.1f}")
+                  f"median {_ms(r.latency_ms(0.5))}, p99 {_ms(r.latency_ms(0.99))}"
+                  + (f"; {r.pings_lost()} of {r.pings_sent()} pings unanswered"
+                     if r.pings_lost() else ""))
             peaks = _read(prefix + "-peaks.txt", "? ?").split()
             p(f"channel busy {100 * r.busy:.1f} % of {r.sim_us / 1e6:.1f} s simulated; peak backlog: "
               f"{q} {peaks[0]} packets, below it (AP queue in the medium) {peaks[-1]}")

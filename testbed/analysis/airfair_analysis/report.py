@@ -64,6 +64,8 @@ def summarise(resdir):
                     "active": [s.active for s in r.stations],
                     "if_index": r.if_index(),
                     "rtt_p50_ms": r.latency_ms(0.5), "rtt_p99_ms": r.latency_ms(0.99),
+                    "ping_loss": (r.pings_lost() / r.pings_sent() if r.pings_sent()
+                                  else None),
                     "up_share": r.up_share(),
                     "sessions": [len(s.sessions) for s in r.stations],
                     # gong-wu-williamson: the spread of the transfers' completion times

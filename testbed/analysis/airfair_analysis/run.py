@@ -7,6 +7,7 @@ per line, airfair only), -iperf-staI-K.json (iperf3 -J of station I's K-th flow)
 stamps of c0 and c1)."""
 import glob
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ class StationResult:
     flows: List[tuple] = field(default_factory=list)
     # it had flows or transfers in the run (an idle station stays associated, no more)
     active: bool = True
+    # the pings it sent (ping's summary line; 0 where the output has none)
+    pings_sent: int = 0
 
 
 @dataclass
@@ -70,11 +73,22 @@ class RunResult:
 
     def latency_ms(self, q):
         """Quantile Q (0-1) of every station's ping RTTs under load, in simulated ms
-        (real / k: the wired delay and the dilated air alike); None without pings."""
+        (real / k: the wired delay and the dilated air alike), inf where it falls on
+        pings never answered; None without pings."""
         xs = sorted(x / self.k for s in self.stations for x in s.rtts_ms)
         if not xs:
             return None
+        # a ping never answered is later than any answered one
+        xs += [math.inf] * self.pings_lost()
         return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+    def pings_lost(self):
+        """The pings sent and never answered, over every station; 0 where ping's
+        summary line was not saved."""
+        return sum(max(0, s.pings_sent - len(s.rtts_ms)) for s in self.stations)
+
+    def pings_sent(self):
+        return sum(max(s.pings_sent, len(s.rtts_ms)) for s in self.stations)
 
     def up_share(self):
         """The uploads' part of the goodput (leith's measure); None unless the run had
@@ -146,6 +160,7 @@ def iperf_goodput_mbps(path):
 
 
 PING_TIME = re.compile(r"time=([0-9.]+) ms")
+PING_SENT = re.compile(r"^(\d+) packets transmitted", re.M)
 
 
 def ping_rtts(path):
@@ -155,6 +170,16 @@ def ping_rtts(path):
             return [float(m.group(1)) for m in PING_TIME.finditer(f.read())]
     except OSError:
         return []
+
+
+def ping_sent(path):
+    """The pings sent, from ping's summary line (iputils' or busybox's); 0 without it."""
+    try:
+        with open(path) as f:
+            m = PING_SENT.search(f.read())
+    except OSError:
+        return 0
+    return int(m.group(1)) if m else 0
 
 
 def iperf_direction(path):
@@ -266,7 +291,7 @@ def load_run(prefix, k=None):
         run.stations.append(StationResult(i, mac, a1[i] - a0[i], y1[i] - y0[i], gp,
                                           bkl, charged, [x for x in sess if x],
                                           ping_rtts(f"{prefix}-ping-sta{i}.txt"), fl,
-                                          active))
+                                          active, ping_sent(f"{prefix}-ping-sta{i}.txt")))
     # a run that saved no flow at all: every station counts
     if not run.active:
         for s in run.stations:

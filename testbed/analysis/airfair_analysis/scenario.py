@@ -338,7 +338,8 @@ def _published(sc, p):
 # The per-guest figures of a run (report.summarise): what the report aggregates over the
 # guests and a [[targets]] entry may judge.
 RUN_METRICS = ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
-               "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "up_share", "maxmin")
+               "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "ping_loss", "up_share",
+               "maxmin")
 
 
 def _targets(sc, ts):

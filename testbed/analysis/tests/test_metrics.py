@@ -134,6 +134,14 @@ class SavedRun(unittest.TestCase):
         self.assertAlmostEqual(r.latency_ms(0.5), 30.0 / 6)       # k = 6
         self.assertAlmostEqual(r.latency_ms(0.99), 60.0 / 6)
         self.assertAlmostEqual(r.up_share(), 12 / 30)             # sta2 6 + sta3 6 of 30
+        # two pings of sta1 never answered (iputils' summary): later than any answered
+        with open(self.prefix + "-ping-sta1.txt", "a") as f:
+            f.write("--- 10.0.0.1 ping statistics ---\n"
+                    "4 packets transmitted, 2 received, 50% packet loss, time 3004ms\n")
+        r = load_run(self.prefix)
+        self.assertEqual((r.pings_lost(), r.pings_sent()), (2, 5))
+        self.assertAlmostEqual(r.latency_ms(0.5), 60.0 / 6)
+        self.assertEqual(r.latency_ms(0.99), float("inf"))
 
     def test_iperf_failures(self):
         """An iperf3 -J output with a plain error line after its object still counts; a
