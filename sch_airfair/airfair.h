@@ -39,6 +39,12 @@
 #define AIRFAIR_PENDING_AUTO_MIN_US	1000
 #define AIRFAIR_PENDING_AUTO_MAX_US	24000
 #define AIRFAIR_PENDING_AUTO_HOLD_NS	NSEC_PER_SEC
+/*
+ * A turn of a station at an HT, VHT or HE rate, downloading: long enough
+ * for the radio to build full A-MPDUs from what it holds for the station
+ * (qdisc.c, airfair_turn_ns).
+ */
+#define AIRFAIR_AGG_TURN_US		4000
 /* utilisation auto (qdisc.c, airfair_meter_adapt) */
 #define AIRFAIR_UTIL_AUTO_INTERVAL_NS	(100 * NSEC_PER_MSEC)
 /*

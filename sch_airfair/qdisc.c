@@ -7,8 +7,8 @@
  * airtime.c: direct + indirect time, TCP ACK airtime, upload data behind an
  * upload flow's ACKs). Stations are served in order of virtual time (airtime
  * received divided by weight), kept in an rbtree: O(log n) per packet, and a
- * backlogged station never trails another by more than one quantum plus one
- * packet's cost, scaled by the weights (start-time fair queueing bound; see
+ * backlogged station never trails another by more than one turn (a quantum,
+ * longer at aggregating rates) plus one packet's cost, scaled by the weights (start-time fair queueing bound; see
  * docs/qdisc.md). Within a station, flows are served by airtime deficit round
  * robin with new-flow priority (optionally for the first N packets, T-LAS)
  * and per-flow CoDel. Dequeues are metered by airtime in real time because
@@ -253,6 +253,25 @@ static bool airfair_sta_uploading(const struct airfair_sta *sta)
 static bool airfair_uploads_seen(const struct airfair_sched *q)
 {
 	return time_before(jiffies, q->up_seen + AIRFAIR_BUSY_WINDOW);
+}
+
+/*
+ * How long a station's turn lasts. A radio aggregates what it holds for a
+ * station when its PPDU starts, so a turn of one quantum (a few frames at
+ * HT rates) leaves the A-MPDUs that short and every one of them pays an
+ * access. At an HT, VHT or HE rate a turn lasts AIRFAIR_AGG_TURN_US, but
+ * not while the station uploads: its turn is then mostly the ACKs that
+ * release its upload data, which would come in bursts as long.
+ */
+static u64 airfair_turn_ns(const struct airfair_sched *q,
+			   const struct airfair_sta *sta)
+{
+	u32 us = q->cfg.quantum_us;
+
+	if (sta->rate.mode != AIRFAIR_MODE_LEGACY && q->cfg.ampdu != 1 &&
+	    !airfair_sta_uploading(sta))
+		us = max_t(u32, us, AIRFAIR_AGG_TURN_US);
+	return (u64)us * NSEC_PER_USEC;
 }
 
 /* the mac80211 hook's pending airtime holds the backlog here */
@@ -1101,7 +1120,7 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 	if (!sta->qlen) {
 		airfair_sta_drained(sta);
 		q->cur = NULL;
-	} else if (q->cur_used >= (u64)q->cfg.quantum_us * NSEC_PER_USEC) {
+	} else if (q->cur_used >= airfair_turn_ns(q, sta)) {
 		q->cur = NULL;
 		airfair_sta_insert(q, sta);
 	}
