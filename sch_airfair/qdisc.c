@@ -8,12 +8,13 @@
  * upload flow's ACKs). Stations are served in order of virtual time (airtime
  * received divided by weight), kept in an rbtree: O(log n) per packet, and a
  * backlogged station never trails another by more than one turn (a quantum,
- * longer at aggregating rates) plus one packet's cost, scaled by the weights (start-time fair queueing bound; see
- * docs/qdisc.md). Within a station, flows are served by airtime deficit round
- * robin with new-flow priority (optionally for the first N packets, T-LAS)
- * and per-flow CoDel. Dequeues are metered by airtime in real time because
- * mac80211 never stops the netdev queue: without the meter the backlog would
- * sit in mac80211's queues, where nothing here could schedule it.
+ * longer at aggregating rates) plus one packet's cost, scaled by the weights
+ * (start-time fair queueing bound; see docs/qdisc.md). Within a station,
+ * flows are served by airtime deficit round robin with new-flow priority
+ * (optionally for the first N packets, T-LAS) and per-flow CoDel. Dequeues
+ * are metered by airtime in real time because mac80211 never stops the
+ * netdev queue: without the meter the backlog would sit in mac80211's
+ * queues, where nothing here could schedule it.
  */
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>

@@ -7,8 +7,8 @@ before each access (chen-yan's airtime) down (AP -> station) and up (station -> 
 the charge over the AP's air to the station and all its accesses waited (`/down+waited`:
 the medium's waited_us, which counts the slots another sender's win took from the
 countdown, less its rewaited_us, the AIFS of each round lost: one AIFS and the backoff
-an attempt, as the charge models them; what airfair charges, where the station's own frames it does not see, such
-as replies to pings, are left out), frames delivered each way, the upload frames airfair counted, and the
+an attempt, as the charge models them; what airfair charges, where the station's own
+frames it does not see, such as replies to pings, are left out), frames delivered each way, the upload frames airfair counted, and the
 ground truth per delivered frame; and of the AP's PPDU attempts to it, the share that got
 no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
 (docs/airtime-model.md, A-MPDU), beside what a window doubling at that share would make
