@@ -326,24 +326,20 @@ else
 			'[.[] | (.station // empty) | select(.addr == $a)] |
 			"\((.[-1].airtime_us // 0) - (.[0].airtime_us // 0)) \((.[-1].settled_us // 0) - (.[0].settled_us // 0))"' \
 			"$WIFI_DIR/af-class.json")"
-		air=$(for k in 1 12; do jq -r --argjson i "$i" '[.medium.links[] |
-			select(.tx == 0 and .rx == $i) | .airtime_us + (.waited_us // .backoff_idle_us) -
-			(.rewaited_us // 0)] | add // 0' \
-			"$WIFI_DIR/af-m$k.json"; done | awk 'NR == 1 { a = $1 } NR == 2 { print $1 - a }')
-		read -r r0 r1 <<< "$(awk -v c="$ch" -v s="$st" -v a="$air" 'BEGIN{
-			if (a > 0) printf "%.3f %.3f", c / a, (c + s) / a; else print "0 0"}')"
-		# what the settled reports told, air and wait apart, and their PPDU
-		# attempts, over the medium's between the same samples
-		tw=$(jq -r -s --arg a "${STA_MAC[i]}" '[.[] | (.station // empty) | select(.addr == $a)] |
-			"\((.[-1].told_air_us // 0) - (.[0].told_air_us // 0)) \((.[-1].told_wait_us // 0) - (.[0].told_wait_us // 0)) \((.[-1].told.ppdus // 0) - (.[0].told.ppdus // 0))"' \
-			"$WIFI_DIR/af-class.json")
+		# the medium's busy air, wait and PPDU attempts to the station between
+		# the same samples; beside them what the settled reports told
 		mt=$(for k in 1 12; do jq -r --argjson i "$i" '[.medium.links[] | select(.tx == 0 and .rx == $i)] |
 			"\(map(.airtime_us) | add) \(map(.waited_us - (.rewaited_us // 0)) | add) \(map(.attempts) | add)"' \
 			"$WIFI_DIR/af-m$k.json"; done | awk 'NR == 1 { b = $1; w = $2; a = $3 } NR == 2 { print $1 - b, $2 - w, $3 - a }')
-		ch_msg+="sta$i: $r1 (at dequeue $r0; told/medium: $(awk -v t="$tw" -v m="$mt" 'BEGIN{
-			split(t, x, " "); split(m, y, " ")
-			printf "air %.3f wait %.3f attempts %.3f", (y[1] > 0 ? x[1] / y[1] : 0),
-				(y[2] > 0 ? x[2] / y[2] : 0), (y[3] > 0 ? x[3] / y[3] : 0)}')); "
+		tw=$(jq -r -s --arg a "${STA_MAC[i]}" '[.[] | (.station // empty) | select(.addr == $a)] |
+			"\((.[-1].told_air_us // 0) - (.[0].told_air_us // 0)) \((.[-1].told_wait_us // 0) - (.[0].told_wait_us // 0)) \((.[-1].told.ppdus // 0) - (.[0].told.ppdus // 0))"' \
+			"$WIFI_DIR/af-class.json")
+		read -r r0 r1 told <<< "$(awk -v c="$ch" -v s="$st" -v t="$tw" -v m="$mt" 'BEGIN{
+			split(t, x, " "); split(m, y, " "); a = y[1] + y[2]
+			if (a > 0) printf "%.3f %.3f", c / a, (c + s) / a; else printf "0 0"
+			printf " air %.3f wait %.3f attempts %.3f", (y[1] > 0 ? x[1] / y[1] : 0),
+				(y[2] > 0 ? x[2] / y[2] : 0), (y[3] > 0 ? x[3] / y[3] : 0)}')"
+		ch_msg+="sta$i: $r1 (at dequeue $r0; told/medium: $told); "
 		awk -v r="$r1" 'BEGIN{exit !(r >= 0.85 && r <= 1.15)}' || ch_ok=0
 		# the preambles' LTFs per PPDU attempt over the settled reports, against the
 		# medium's over its attempts between the first and last sample: the same
