@@ -302,6 +302,15 @@ struct airfair_tcp_opts {
 
 /* how long a station counts as busy, or as uploading, after its last packet */
 #define AIRFAIR_BUSY_WINDOW	(HZ / 2)
+/*
+ * An upload's part of an equal share is smoothed over recounts (weight 1/4:
+ * from a full share, five recounts without air make it light) and judged
+ * with hysteresis: light under a quarter, heavy again from three eighths
+ * (or from half a share in one recount).
+ */
+#define AIRFAIR_UP_SHARE_ONE	256	/* an equal share, Q8 */
+#define AIRFAIR_UP_LIGHT_ENTER	(AIRFAIR_UP_SHARE_ONE / 4)
+#define AIRFAIR_UP_LIGHT_LEAVE	(AIRFAIR_UP_SHARE_ONE * 3 / 8)
 
 /*
  * mac80211's running counts of a station's PPDU attempts per AC (hook ABI
@@ -379,7 +388,8 @@ struct airfair_sta {
 	s64 cap_tokens_ns;		/* upload cap: its share of the grant */
 	u64 cap_last_ns;		/* ktime ns: tokens last topped up */
 	u64 cap_mark_air;		/* airtime_ns at the last recount */
-	u8 light_runs;			/* recounts in a row it took little */
+	u16 up_share_q8;		/* smoothed part of an equal share */
+	bool up_light;			/* its upload counts as light */
 
 	struct list_head new_flows;
 	struct list_head old_flows;

@@ -244,8 +244,6 @@ static void airfair_sta_drained(struct airfair_sta *sta)
  */
 #define AIRFAIR_BUSY_RECOUNT	(HZ / 10)
 
-#define AIRFAIR_CAP_LIGHT_RUNS	5	/* recounts */
-
 static bool airfair_sta_uploading(const struct airfair_sta *sta)
 {
 	return time_before(jiffies, sta->up_seen + AIRFAIR_BUSY_WINDOW);
@@ -282,12 +280,41 @@ static bool airfair_hook_backpressure(const struct airfair_sched *q)
 }
 
 /*
+ * Whether a station's upload counts as light, from the air it took since the
+ * last recount (@used_w: times the busy stations' weight) and the grant of
+ * that time. An upload that takes little may be held back by the other
+ * stations' DCF wins, not by its own demand, which this qdisc cannot see:
+ * light only under a quarter of an equal share, over some recounts. Judged
+ * per recount (100 ms, a few frames of a slow upload), a steady upload near
+ * the line flipped between light and capped, and the caps kept a fifth of the
+ * grant from a bulk upload beside it; hence the smoothing and hysteresis.
+ * But half a share in one recount is heavy at once: where a recount holds
+ * one or two of a slow upload's ACKs (a time-dilated medium), the smoothed
+ * share stayed light through them, and its cap went to the others.
+ */
+static bool airfair_up_light(struct airfair_sta *sta, u64 used_w, u64 grant_ns)
+{
+	u64 den = grant_ns * sta->weight;
+	u32 share = AIRFAIR_UP_SHARE_ONE * 4;
+
+	if (used_w / 4 < den)
+		share = div64_u64(used_w * AIRFAIR_UP_SHARE_ONE, den);
+	sta->up_share_q8 = (3 * sta->up_share_q8 + share) / 4;
+	if (share >= AIRFAIR_UP_SHARE_ONE / 2 ||
+	    sta->up_share_q8 >= AIRFAIR_UP_LIGHT_LEAVE)
+		sta->up_light = false;
+	else if (sta->up_share_q8 < AIRFAIR_UP_LIGHT_ENTER)
+		sta->up_light = true;
+	return sta->up_light;
+}
+
+/*
  * Also the upload caps' shares, max-min: a light busy station keeps what it
  * took since the last recount, and the rest of the grant (at least half of
  * it) is shared by weight among the others, so that no cap keeps air for a
  * station that does not want it. Light: nothing queued here and less than
- * half an equal share taken; for a station with an upload in progress, less
- * than a quarter for AIRFAIR_CAP_LIGHT_RUNS recounts in a row (below).
+ * half an equal share taken; for a station with an upload in progress, see
+ * airfair_up_light().
  */
 static void airfair_busy_recount(struct airfair_sched *q)
 {
@@ -306,20 +333,11 @@ static void airfair_busy_recount(struct airfair_sched *q)
 		sta->cap_mark_air = sta->airtime_ns;
 		if (!time_after(sta->last_active, since))
 			continue;
-		/*
-		 * An upload that takes little may be held back by the other
-		 * stations' DCF wins, not by its own demand, which this
-		 * qdisc cannot see: light only where it took under a quarter
-		 * of an equal share for half a second.
-		 */
 		if (airfair_sta_uploading(sta)) {
-			if (4 * used * w >= grant_ns * sta->weight)
-				sta->light_runs = 0;
-			else if (sta->light_runs < AIRFAIR_CAP_LIGHT_RUNS)
-				sta->light_runs++;
-			light = sta->light_runs >= AIRFAIR_CAP_LIGHT_RUNS;
+			light = airfair_up_light(sta, used * w, grant_ns);
 		} else {
-			sta->light_runs = 0;
+			sta->up_share_q8 = AIRFAIR_UP_SHARE_ONE;
+			sta->up_light = false;
 			light = !sta->qlen && 2 * used * w < grant_ns * sta->weight;
 		}
 		if (light)

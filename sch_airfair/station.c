@@ -46,6 +46,7 @@ static void airfair_sta_init(struct airfair_sta *sta, const u8 *addr)
 	sta->source_changed = jiffies;
 	sta->last_active = jiffies;
 	sta->up_seen = jiffies - AIRFAIR_BUSY_WINDOW - 1;	/* no upload yet */
+	sta->up_share_q8 = AIRFAIR_UP_SHARE_ONE;
 	sta->in_use = true;
 }
 

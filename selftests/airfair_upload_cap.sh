@@ -8,8 +8,8 @@
 # time is read from the class statistics while the load runs:
 #   1. one bulk upload beside a station that only answers pings: the upload takes
 #      >= 80 % of the grant, not the half an equal split would give it;
-#   2. one bulk upload beside a 0.5 Mbit/s upload: the bulk one takes what the other
-#      leaves (>= 80 % of the grant less the other's air).
+#   2. one bulk upload beside a steady 0.5 Mbit/s upload: the bulk one takes what the
+#      other leaves (>= 80 % of the grant less the other's air).
 # The cap's own effect, holding a slow station whose DCF wins make it look busy, shows
 # on a medium only: docs/fairness.md, "Upload caps". Two greedy uploads are not checked
 # here: on this topology their split swings from run to run with or without the caps
@@ -56,12 +56,14 @@ air_rates() {
 			100 * p / t, 100 * q / t}'
 }
 # upload I SECS [RATE]; iperf3's output in $TMPD/upI.log. A server still closing the
-# last test refuses the next one as busy: try again for a few seconds.
+# last test refuses the next one as busy: try again for a few seconds. A rate-limited
+# upload writes 16 KB at a time: in iperf3's default 128 KB blocks 0.5 Mbit/s is one
+# burst every two seconds, not a steady rate (docs/qdisc.md, "Upload caps").
 upload() {
 	local try
 	for try in 1 2 3 4 5; do
 		timeout -k 5 $(($2 + 30)) iperf3 -c "$(sta_addr "$1")" -p $((5200 + $1)) -t "$2" \
-			-R --connect-timeout 5000 ${3:+-b "$3"} > "$TMPD/up$1.log" 2>&1 && return
+			-R --connect-timeout 5000 ${3:+-b "$3" -l 16K} > "$TMPD/up$1.log" 2>&1 && return
 		grep -q busy "$TMPD/up$1.log" || break
 		sleep 0.5
 	done
