@@ -23,6 +23,7 @@
 #include <net/codel.h>
 #include <net/codel_impl.h>
 #include <net/codel_qdisc.h>
+#include <net/mac80211.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include "airfair.h"
@@ -590,12 +591,31 @@ static bool airfair_drop_over_limits(struct Qdisc *sch, struct sk_buff *skb,
 
 /*
  * skb->priority 256 + UP asks cfg80211_classify8021d() for 802.1d priority UP
- * directly, whatever the DSCP says: mac80211 classifies again after the qdisc
- * (6.12) or files the frame by its priority's TID (6.1). UP 6 is AC_VO, UP 1
- * AC_BK.
+ * directly, whatever the DSCP says. UP 6 is AC_VO, UP 1 AC_BK.
  */
 #define AIRFAIR_PRIO_VOICE	(256 + 6)
 #define AIRFAIR_PRIO_BACKGROUND	(256 + 1)
+
+/*
+ * Files @skb in priority @prio of access category @ac. mac80211 takes the
+ * frame's TID from skb->priority and its hardware queue, whose EDCA
+ * parameters the radio contends with, from the queue mapping: 6.12, and
+ * 6.1 for iTXQ drivers, choose the mapping again after the qdisc; 6.1 for
+ * the others keeps the one ndo_select_queue() chose before it, and the
+ * frame went out with one AC's TID from another's queue. So where airfair
+ * feeds a wireless device's queues (not one queue of mq), the mapping
+ * moves too.
+ */
+static void airfair_set_prio(const struct Qdisc *sch, struct sk_buff *skb,
+			     u32 prio, u16 ac)
+{
+	const struct net_device *dev = qdisc_dev(sch);
+
+	skb->priority = prio;
+	if (dev->ieee80211_ptr && !(sch->flags & TCQ_F_ONETXQUEUE) &&
+	    ac < dev->real_num_tx_queues)
+		skb_set_queue_mapping(skb, ac);
+}
 
 /* 802.1d priorities 0 and 3, as mac80211 files them before the qdisc */
 static bool airfair_prio_best_effort(u32 prio)
@@ -617,7 +637,8 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (is_ack) {
 		/* leith-2005: TCP ACKs go out in the voice access category. */
 		if (q->cfg.ack_prio)
-			skb->priority = AIRFAIR_PRIO_VOICE;
+			airfair_set_prio(sch, skb, AIRFAIR_PRIO_VOICE,
+					 IEEE80211_AC_VO);
 		/* Before the accounting: a rewrite may change the truesize. */
 		if (flow->dir == AIRFAIR_DIR_UP) {
 			sta->up_seen = jiffies;
@@ -755,7 +776,8 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 	 */
 	if (q->cfg.defer_data && head == &sta->old_flows && sta != q->mcast &&
 	    airfair_prio_best_effort(skb->priority))
-		skb->priority = AIRFAIR_PRIO_BACKGROUND;
+		airfair_set_prio(sch, skb, AIRFAIR_PRIO_BACKGROUND,
+				 IEEE80211_AC_BK);
 	airfair_dequeue_cost(q, sta, flow, skb);
 	flow->deficit -= airfair_cb(skb)->cost_ns;
 	flow->sent++;
