@@ -423,6 +423,7 @@ struct airfair_sched {
 	u64 meter_last_ns;
 	u32 util_q16;
 	s64 burst_ns;
+	s64 turn_burst_ns;		/* the meter's burst in this turn */
 
 	/* utilisation auto: the grant follows the measured air rate */
 	bool util_auto;

@@ -926,7 +926,8 @@ static bool airfair_meter_allows(struct Qdisc *sch)
 	if (elapsed > NSEC_PER_SEC)
 		elapsed = NSEC_PER_SEC;
 	q->tokens_ns = min_t(s64, q->tokens_ns +
-			     (s64)((elapsed * q->util_q16) >> 16), q->burst_ns);
+			     (s64)((elapsed * q->util_q16) >> 16),
+			     q->turn_burst_ns);
 	if (q->tokens_ns >= 0)
 		return true;
 	q->meter_stalls++;
@@ -1139,6 +1140,13 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 				goto out;
 			q->cur = sta;
 			q->cur_used = 0;
+			/*
+			 * A longer turn (aggregating rates) is let through
+			 * in one go, for the radio to aggregate.
+			 */
+			q->turn_burst_ns = q->burst_ns - q->cfg.quantum_us *
+					   (s64)NSEC_PER_USEC +
+					   airfair_turn_ns(q, sta);
 			q->vtime_floor = sta->vtime;
 		}
 		skb = airfair_sta_dequeue(sch, sta);
@@ -1722,6 +1730,7 @@ static void airfair_apply_config(struct Qdisc *sch)
 		q->util_q16 = min_t(u32, q->util_q16, q->util_auto_max_q16);
 	}
 	q->burst_ns = 2 * NSEC_PER_MSEC + (s64)c->quantum_us * NSEC_PER_USEC;
+	q->turn_burst_ns = q->burst_ns;
 }
 
 static int airfair_change_opts(struct Qdisc *sch, struct nlattr *opt, bool create,
