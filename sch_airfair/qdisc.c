@@ -23,7 +23,6 @@
 #include <net/codel.h>
 #include <net/codel_impl.h>
 #include <net/codel_qdisc.h>
-#include <net/mac80211.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include "airfair.h"
@@ -607,7 +606,7 @@ static bool airfair_drop_over_limits(struct Qdisc *sch, struct sk_buff *skb,
  * moves too.
  */
 static void airfair_set_prio(const struct Qdisc *sch, struct sk_buff *skb,
-			     u32 prio, u16 ac)
+			     u32 prio, enum airfair_ac ac)
 {
 	const struct net_device *dev = qdisc_dev(sch);
 
@@ -638,7 +637,7 @@ static int airfair_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		/* leith-2005: TCP ACKs go out in the voice access category. */
 		if (q->cfg.ack_prio)
 			airfair_set_prio(sch, skb, AIRFAIR_PRIO_VOICE,
-					 IEEE80211_AC_VO);
+					 AIRFAIR_AC_VO);
 		/* Before the accounting: a rewrite may change the truesize. */
 		if (flow->dir == AIRFAIR_DIR_UP) {
 			sta->up_seen = jiffies;
@@ -777,7 +776,7 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 	if (q->cfg.defer_data && head == &sta->old_flows && sta != q->mcast &&
 	    airfair_prio_best_effort(skb->priority))
 		airfair_set_prio(sch, skb, AIRFAIR_PRIO_BACKGROUND,
-				 IEEE80211_AC_BK);
+				 AIRFAIR_AC_BK);
 	airfair_dequeue_cost(q, sta, flow, skb);
 	flow->deficit -= airfair_cb(skb)->cost_ns;
 	flow->sent++;
@@ -907,6 +906,9 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 				    q->util_auto_max_q16),
 			      q->util_auto_max_q16);
 }
+
+/* the meter's burst beyond one turn (a quantum, or a longer turn) */
+#define AIRFAIR_METER_SLACK_NS	(2 * NSEC_PER_MSEC)
 
 /* Grant airtime at the configured share of real time; false: wait. */
 static bool airfair_meter_allows(struct Qdisc *sch)
@@ -1144,8 +1146,7 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 			 * A longer turn (aggregating rates) is let through
 			 * in one go, for the radio to aggregate.
 			 */
-			q->turn_burst_ns = q->burst_ns - q->cfg.quantum_us *
-					   (s64)NSEC_PER_USEC +
+			q->turn_burst_ns = AIRFAIR_METER_SLACK_NS +
 					   airfair_turn_ns(q, sta);
 			q->vtime_floor = sta->vtime;
 		}
@@ -1729,7 +1730,8 @@ static void airfair_apply_config(struct Qdisc *sch)
 		/* a lowered ceiling binds at once */
 		q->util_q16 = min_t(u32, q->util_q16, q->util_auto_max_q16);
 	}
-	q->burst_ns = 2 * NSEC_PER_MSEC + (s64)c->quantum_us * NSEC_PER_USEC;
+	q->burst_ns = AIRFAIR_METER_SLACK_NS +
+		      (s64)c->quantum_us * NSEC_PER_USEC;
 	q->turn_burst_ns = q->burst_ns;
 }
 
