@@ -3,21 +3,21 @@
 went against the medium's ground truth, by direction, for one saved run (PREFIX as
 load_run takes it, e.g. DIR/airfair). Per station: what airfair charged (at dequeue and
 what the hook's running counts settled, `settled ms`), the medium's air + the idle
-before each access (chen-yan's airtime) down (AP -> station) and up (station -> AP),
-the charge over the AP's air to the station and all its accesses waited (`/down+waited`:
-the medium's waited_us, which counts the slots another sender's win took from the
-countdown, less its rewaited_us, the AIFS of each round lost: one AIFS and the backoff
-an attempt, as the charge models them; what airfair charges, where the station's own
-frames it does not see, such as replies to pings, are left out), frames delivered each way, the upload frames airfair counted, and the
-ground truth per delivered frame; and of the AP's PPDU attempts to it, the share that got
-no ACK or BlockAck (what doubles the window) and the AIFS + backoff each waited
-(docs/airtime-model.md, A-MPDU), beside what a window doubling at that share would make
-it (`doubling us/attempt`: AIFS + the mean backoff of a chain that doubles its window
-with each failure, airtime_ref; from the run's medium config, AC BE), and the idle the
-charge takes per attempt from the window the hook saw them wait (`hook us/attempt`:
-AIFS + the mean backoff at the class trace's mean `cw_scale`, mac80211 patch 397), and
-that window beside the medium's (`window medium/hook`: CWmin + 1 each attempt's backoff
-was drawn from, over the attempts).
+before each access (chen-yan's airtime) down (AP -> station) and up (station -> AP), the
+charge over the AP's air to the station and all its accesses waited (`/down+waited`: the
+medium's waited_us, which counts the slots another sender's win took from the countdown,
+less its rewaited_us, the AIFS of each round lost: one AIFS and the backoff an attempt,
+as the charge models them; what airfair charges, where the station's own frames it does
+not see, such as replies to pings, are left out), frames delivered each way, the upload
+frames airfair counted, and the ground truth per delivered frame; and of the AP's PPDU
+attempts to it, the share that got no ACK or BlockAck (what doubles the window) and the
+AIFS + backoff each waited (docs/airtime-model.md, A-MPDU), beside what a window
+doubling at that share would make it (`doubling us/attempt`: AIFS + the mean backoff of
+a chain that doubles its window with each failure, airtime_ref; from the run's medium
+config, AC BE), and the idle the charge takes per attempt from the window the hook saw
+them wait (`hook us/attempt`: AIFS + the mean backoff at the class trace's mean
+`cw_scale`, mac80211 patch 397), and that window beside the medium's (`window
+medium/hook`: CWmin + 1 each attempt's backoff was drawn from, over the attempts).
 Where others contend they share the idle and the medium's is lower. An upload charged
 well above its air shows here as `up us/frame` below `charged/air`'s excess
 (docs/mac80211-hook.md, Uplink). A second table sets the download's MPDUs per PPDU
