@@ -33,7 +33,8 @@
 /*
  * pending-limit auto: start at AQL's per-station low threshold, grow by a
  * quarter on an underrun, shrink by 1/16 after a second without one, within
- * [min, AQL's PHY threshold].
+ * [min, AQL's PHY threshold] and never under the turn of the station to be
+ * served.
  */
 #define AIRFAIR_PENDING_AUTO_START_US	5000
 #define AIRFAIR_PENDING_AUTO_MIN_US	1000

@@ -945,21 +945,27 @@ static bool airfair_meter_allows(struct Qdisc *sch)
  * back here means the radio ran dry for want of them (an underrun): raise the
  * limit. A second without one: lower it a little, so that it settles just
  * above what the driver and the medium need between two refills.
+ *
+ * Never below the turn of the station to be served (@turn_us): a turn is let
+ * through in one go for the radio to aggregate (airfair_turn_ns), and a
+ * limit under it split every turn at an aggregating rate into short
+ * A-MPDUs, each paying an access, with the radio never running dry.
  */
-static u32 airfair_pending_adapt(struct airfair_sched *q, u32 phy_us, u64 now)
+static u32 airfair_pending_adapt(struct airfair_sched *q, u32 phy_us,
+				 u32 turn_us, u64 now)
 {
 	u32 lim = q->pend_limit_us;
 
 	if (!phy_us && q->pend_held) {
 		q->pend_underruns++;
-		q->pend_limit_us = min_t(u32, lim + lim / 4,
-					 AIRFAIR_PENDING_AUTO_MAX_US);
+		lim = min_t(u32, lim + lim / 4, AIRFAIR_PENDING_AUTO_MAX_US);
 		q->pend_epoch_ns = now;
 	} else if (now - q->pend_epoch_ns > AIRFAIR_PENDING_AUTO_HOLD_NS) {
-		q->pend_limit_us = max_t(u32, lim - lim / 16,
-					 AIRFAIR_PENDING_AUTO_MIN_US);
+		lim = max_t(u32, lim - lim / 16, AIRFAIR_PENDING_AUTO_MIN_US);
 		q->pend_epoch_ns = now;
 	}
+	q->pend_limit_us = max(lim, min_t(u32, turn_us,
+					   AIRFAIR_PENDING_AUTO_MAX_US));
 	return q->pend_limit_us;
 }
 
@@ -1010,7 +1016,9 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 	q->pend_floor_us = min(q->pend_floor_us, phy_us);
 	phy_us -= q->pend_floor_us;
 	if (limit == AIRFAIR_PENDING_LIMIT_AUTO)
-		limit = airfair_pending_adapt(q, phy_us, now);
+		limit = airfair_pending_adapt(q, phy_us,
+					      div_u64(airfair_turn_ns(q, sta),
+						      NSEC_PER_USEC), now);
 	if (phy_us < limit) {
 		q->pend_held = false;
 		return true;
