@@ -43,7 +43,7 @@
 /*
  * A turn of a station at an HT, VHT or HE rate, downloading: long enough
  * for the radio to build full A-MPDUs from what it holds for the station
- * (qdisc.c, airfair_turn_ns).
+ * (qdisc.c, airfair_turn_us).
  */
 #define AIRFAIR_AGG_TURN_US		4000
 /* utilisation auto (qdisc.c, airfair_meter_adapt) */

@@ -262,7 +262,7 @@ static bool airfair_uploads_seen(const struct airfair_sched *q)
  * not while the station uploads: its turn is then mostly the ACKs that
  * release its upload data, which would come in bursts as long.
  */
-static u64 airfair_turn_ns(const struct airfair_sched *q,
+static u32 airfair_turn_us(const struct airfair_sched *q,
 			   const struct airfair_sta *sta)
 {
 	u32 us = q->cfg.quantum_us;
@@ -270,7 +270,13 @@ static u64 airfair_turn_ns(const struct airfair_sched *q,
 	if (sta->rate.mode != AIRFAIR_MODE_LEGACY && q->cfg.ampdu != 1 &&
 	    !airfair_sta_uploading(sta))
 		us = max_t(u32, us, AIRFAIR_AGG_TURN_US);
-	return (u64)us * NSEC_PER_USEC;
+	return us;
+}
+
+static u64 airfair_turn_ns(const struct airfair_sched *q,
+			   const struct airfair_sta *sta)
+{
+	return (u64)airfair_turn_us(q, sta) * NSEC_PER_USEC;
 }
 
 /* the mac80211 hook's pending airtime holds the backlog here */
@@ -947,7 +953,7 @@ static bool airfair_meter_allows(struct Qdisc *sch)
  * above what the driver and the medium need between two refills.
  *
  * Never below the turn of the station to be served (@turn_us): a turn is let
- * through in one go for the radio to aggregate (airfair_turn_ns), and a
+ * through in one go for the radio to aggregate (airfair_turn_us), and a
  * limit under it split every turn at an aggregating rate into short
  * A-MPDUs, each paying an access, with the radio never running dry.
  */
@@ -1017,8 +1023,7 @@ static bool airfair_pending_allows(struct Qdisc *sch)
 	phy_us -= q->pend_floor_us;
 	if (limit == AIRFAIR_PENDING_LIMIT_AUTO)
 		limit = airfair_pending_adapt(q, phy_us,
-					      div_u64(airfair_turn_ns(q, sta),
-						      NSEC_PER_USEC), now);
+					      airfair_turn_us(q, sta), now);
 	if (phy_us < limit) {
 		q->pend_held = false;
 		return true;
