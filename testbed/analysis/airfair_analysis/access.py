@@ -12,20 +12,22 @@ frames in more PPDUs, or splits one station's frames between two access categori
 import json
 import sys
 
+from .charges import window
+
 AC_ORDER = ("vo", "vi", "be", "bk")
 
 
 def _load(path):
     with open(path) as f:
-        return json.JSONDecoder().raw_decode(f.read())[0]["medium"]
+        return json.load(f)["medium"]
 
 
 def breakdown(prefix):
     """The medium's counters over the window PREFIX-m0.json .. PREFIX-m1.json: a dict
     with `sim_us`, `busy`, `contended_idle` (shares of the window's simulated time,
-    None without channel counters) and `links`, a list of per (tx, rx, ac) dicts
-    (names, busy_us, idle_us, frames, attempts, ampdus, ampdu_mpdus), links with no
-    attempt in the window left out, in sender, receiver, AC order."""
+    None without channel counters) and `links`, a list of per (tx, rx, ac) dicts (the
+    radios' names, and charges.window()'s figures of that AC), links with no attempt in
+    the window left out, in sender, receiver, AC order."""
     m0, m1 = _load(prefix + "-m0.json"), _load(prefix + "-m1.json")
     sim_us = m1["sim_time_us"] - m0["sim_time_us"]
     busy = idle = None
@@ -33,26 +35,16 @@ def breakdown(prefix):
         c0, c1 = m0["channels"][0], m1["channels"][0]
         busy = (c1["busy_us"] - c0["busy_us"]) / sim_us
         idle = (c1.get("contended_idle_us", 0) - c0.get("contended_idle_us", 0)) / sim_us
-    keys = ("airtime_us", "backoff_idle_us", "frames", "attempts", "ampdus", "ampdu_mpdus")
-    links = {}
-    for m, sign in ((m1, 1), (m0, -1)):
-        for link in m["links"]:
-            k = (link["tx"], link["rx"], link["ac"])
-            d = links.setdefault(k, {"tx": link.get("tx_name", str(link["tx"])),
-                                     "rx": link.get("rx_name", str(link["rx"])),
-                                     "ac": link["ac"], **{x: 0 for x in keys}})
-            for x in keys:
-                d[x] += sign * link.get(x, 0)
+    names = {(link["tx"], link["rx"], link["ac"]):
+             (link.get("tx_name", str(link["tx"])), link.get("rx_name", str(link["rx"])))
+             for link in m1["links"]}
     out = []
-    for k in sorted(links, key=lambda k: (k[0], k[1] if k[1] >= 0 else 1 << 30,
-                                          AC_ORDER.index(k[2]) if k[2] in AC_ORDER else 9)):
-        d = links[k]
-        if d["attempts"] <= 0:
-            continue
-        out.append({"tx": d["tx"], "rx": d["rx"], "ac": d["ac"],
-                    "busy_us": d["airtime_us"], "idle_us": d["backoff_idle_us"],
-                    "frames": d["frames"], "attempts": d["attempts"],
-                    "ampdus": d["ampdus"], "ampdu_mpdus": d["ampdu_mpdus"]})
+    for tx, rx, ac in sorted(names, key=lambda k: (k[0], k[1] if k[1] >= 0 else 1 << 30,
+                                                   AC_ORDER.index(k[2])
+                                                   if k[2] in AC_ORDER else 9)):
+        w = window(m0["links"], m1["links"], tx, rx, ac)
+        if w["attempts"] > 0:
+            out.append({"tx": names[tx, rx, ac][0], "rx": names[tx, rx, ac][1], "ac": ac, **w})
     return {"sim_us": sim_us, "busy": busy, "contended_idle": idle, "links": out}
 
 

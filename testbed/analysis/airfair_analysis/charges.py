@@ -41,10 +41,10 @@ def _links(path):
         return json.load(f)["medium"]["links"]
 
 
-def window(m0, m1, tx, rx):
-    """The link tx -> rx over the window (m1 - m0), every AC: air + idle, the idle alone,
-    frames (MPDUs delivered), attempts (PPDUs), those without an ACK or BlockAck, A-MPDU
-    attempts and their MPDUs, bytes, the PPDU attempts the TX statuses told rate control
+def window(m0, m1, tx, rx, ac=None):
+    """The link tx -> rx over the window (m1 - m0), every AC or only `ac`: air + idle, the
+    idle alone, frames (MPDUs delivered), attempts (PPDUs), those without an ACK or
+    BlockAck, A-MPDU attempts and their MPDUs, bytes, the PPDU attempts the TX statuses told rate control
     and the hook (0 from a medium that does not count them), the windows their backoffs
     were drawn from in CWmin + 1 (cw_units, 0 from an older medium) and the bytes first
     tried at each rate."""
@@ -56,7 +56,7 @@ def window(m0, m1, tx, rx):
            "first_rate_bytes": {}}
     for links, sign in ((m1, 1), (m0, -1)):
         for link in links:
-            if link["tx"] != tx or link["rx"] != rx:
+            if link["tx"] != tx or link["rx"] != rx or ac not in (None, link["ac"]):
                 continue
             out["air_us"] += sign * (link.get("airtime_us", 0) + link.get("backoff_idle_us", 0))
             out["idle_us"] += sign * link.get("backoff_idle_us", 0)
