@@ -50,11 +50,10 @@ for act in $actions; do
 	fi
 	case $act in
 	link-down)
-		# down flushed the static neighbour too: without it the next burst
-		# waits for ARP in the neighbour's queue, not in the qdisc (CI: 85
-		# packets held)
+		# without the neighbour down flushed, the next burst waits for
+		# ARP in the neighbour's queue, not in the qdisc (CI: 85 held)
 		ip link set $DEV up
-		ip neigh replace "$(sta_addr 1)" lladdr "$(sta_mac 1)" dev $DEV ;;
+		veth_neighbours 1 ;;
 	link-delete | netns-delete)
 		veth_cleanup; veth_setup 1 || { ktap_test_fail "topology rebuilt"; break; } ;;
 	esac

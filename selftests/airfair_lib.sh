@@ -48,9 +48,14 @@ veth_setup() {
 	done
 	ip netns exec $AF_NS bash -c "for i in \$(seq 1 $n); do
 		iperf3 -s -D -B 10.77.0.\$((10 + i)) -p \$((5200 + i)) >/dev/null 2>&1; done"
-	# Static neighbours both ways: no ARP in the queues the tests count, nor
-	# an answer stuck behind a stalled meter waiting for one.
-	local ap_mac
+	veth_neighbours "$n"
+}
+
+# Static neighbours both ways for stations 1..N: no ARP in the queues the
+# tests count, nor an answer stuck behind a stalled meter waiting for one.
+# Setting af0 down flushes its side, permanent entries too: call again after.
+veth_neighbours() {
+	local n=$1 i ap_mac
 	ap_mac=$(cat /sys/class/net/af0/address)
 	for i in $(seq 1 "$n"); do
 		ip neigh replace "$(sta_addr "$i")" lladdr "$(sta_mac "$i")" dev af0
