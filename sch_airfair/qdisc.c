@@ -28,6 +28,9 @@
 #include "airfair.h"
 #include "compat.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static const struct airfair_config airfair_defaults = {
 	.limit = 10240,
 	.memlimit = 32 << 20,
@@ -785,6 +788,7 @@ static struct sk_buff *airfair_sta_dequeue(struct Qdisc *sch,
 				 AIRFAIR_AC_BK);
 	airfair_dequeue_cost(q, sta, flow, skb);
 	flow->deficit -= airfair_cb(skb)->cost_ns;
+	trace_airfair_dequeue(sch, sta, flow, skb, head == &sta->new_flows);
 	flow->sent++;
 	return skb;
 }
