@@ -519,10 +519,13 @@ int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t)
 	t->slot_us = p->slot_us;
 	t->cwmin = p->cwmin;
 	t->cwmax = p->cwmax;
-	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+	/*
+	 * No TXOP is charged by default (airfair_phy_txop_us() has the
+	 * standard's): a burst only shares an access where frames wait
+	 * behind each other at the AP, which tc's `txop` says.
+	 */
+	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
 		t->aifsn[ac] = p->aifsn[ac];
-		t->txop_us[ac] = p->txop_us[ac];
-	}
 	t->retries = p->retries;
 	t->basic_rate = p->basic;
 	t->sigext_us = p->sigext_us;
@@ -531,6 +534,14 @@ int airfair_timing_preset(enum airfair_phy phy, struct airfair_timing *t)
 	airfair_timing_set_sec_len(t, AIRFAIR_P_SEC_LEN);
 	t->phy = phy;
 	return 0;
+}
+
+u16 airfair_phy_txop_us(enum airfair_phy phy, enum airfair_ac ac)
+{
+	if ((unsigned int)phy >= __AIRFAIR_PHY_MAX ||
+	    (unsigned int)ac >= AIRFAIR_NUM_ACS)
+		return 0;
+	return af_phy_rows[phy].txop_us[ac];
 }
 
 void airfair_timing_set_sec_len(struct airfair_timing *t, u8 sec_len)
@@ -787,6 +798,55 @@ static u64 af_share(u64 v, u16 n_x16)
 	return div_u64(v * AIRFAIR_AMPDU_ONE + n_x16 / 2, n_x16);
 }
 
+/* The PSDU of a frame of @len bytes, a mean of n MPDUs: n subframes */
+static u32 af_psdu_len(const struct airfair_timing *t,
+		       const struct af_frame *f, u32 len)
+{
+	u64 sub = (u64)len + t->overhead_len + f->delim;
+
+	if (f->n_x16 > AIRFAIR_AMPDU_ONE)	/* subframes padded to 4 bytes */
+		sub = (sub + 3) & ~3ULL;
+	return (u32)div_u64(sub * f->n_x16 + AIRFAIR_AMPDU_ONE / 2,
+			    AIRFAIR_AMPDU_ONE);
+}
+
+/*
+ * Under a TXOP limit the AP sends the frames queued behind a success after
+ * SIFS, without AIFS or backoff (leith-2005's n_d frames an access): n
+ * exchanges of a PPDU, SIFS and ACK/BlockAck, SIFS apart, fill it. A burst
+ * pays one AIFS and one first-attempt backoff, the n - 1 frames after the
+ * first a SIFS each; retries start an access of their own. Returns what
+ * that saves a PPDU against an access of its own, the first-attempt AIFS +
+ * backoff less SIFS, times (n - 1) / n; 0 without a TXOP.
+ */
+static u64 af_txop_saving(const struct airfair_timing *t,
+			  const struct af_frame *f, enum airfair_ac ac,
+			  u64 ppdu_ns)
+{
+	u64 txop_ns = (u64)t->txop_us[ac] * NS_PER_US, n, first_bo;
+
+	if (!txop_ns)
+		return 0;
+	n = div64_u64(txop_ns + f->sifs_ns,
+		      ppdu_ns + 2 * (u64)f->sifs_ns + f->resp_ns);
+	if (n <= 1)
+		return 0;
+	first_bo = (u64)airfair_ac_cwmin(t, ac) * t->slot_us * NS_PER_US / 2;
+	return div64_u64((f->aifs_ns + first_bo - f->sifs_ns) * (n - 1), n);
+}
+
+u64 airfair_txop_saving_ns(const struct airfair_timing *t,
+			   const struct tc_airfair_rate *r, u32 len,
+			   enum airfair_ac ac, u16 ampdu_x16)
+{
+	struct af_frame f;
+
+	if (len > AF_MAX_LEN || af_frame_setup(t, r, 0, 0, ac, ampdu_x16, &f))
+		return 0;
+	return af_txop_saving(t, &f, ac,
+			      af_ppdu_ns(&f.x, af_psdu_len(t, &f, len)));
+}
+
 u64 airfair_frame_split_ns(const struct airfair_timing *t,
 			   const struct tc_airfair_rate *r, u32 len,
 			   u32 loss_q16, u32 ppdu_loss_q16, enum airfair_ac ac,
@@ -794,7 +854,7 @@ u64 airfair_frame_split_ns(const struct airfair_timing *t,
 {
 	struct airfair_breakdown b = { 0 };
 	struct af_frame f;
-	u64 ppdu, attempt, sub;
+	u64 ppdu, attempt, save, save_aifs;
 
 	if (bd)
 		*bd = b;
@@ -802,22 +862,21 @@ u64 airfair_frame_split_ns(const struct airfair_timing *t,
 	    af_frame_setup(t, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16, &f))
 		return 0;
 
-	sub = (u64)len + t->overhead_len + f.delim;
-	if (f.n_x16 > AIRFAIR_AMPDU_ONE)	/* subframes padded to 4 bytes */
-		sub = (sub + 3) & ~3ULL;
-	/* a mean of n MPDUs: the PPDU of n times the subframe */
-	b.psdu_len = (u32)div_u64(sub * f.n_x16 + AIRFAIR_AMPDU_ONE / 2,
-				  AIRFAIR_AMPDU_ONE);
+	b.psdu_len = af_psdu_len(t, &f, len);
 	ppdu = af_ppdu_ns(&f.x, b.psdu_len);
 	attempt = f.aifs_ns + ppdu + f.sifs_ns + f.resp_ns;
+	/* a TXOP's saving comes off the AIFS first, the rest off the backoff */
+	save = af_txop_saving(t, &f, ac, ppdu);
+	save_aifs = min_t(u64, save, f.aifs_ns - f.sifs_ns);
 
 	b.rate_kbps = af_kbps(&f.x);
 	b.attempts_q16 = (u32)((f.att_q32 + (1U << 15)) >> 16);
 	b.direct_ns = af_share(ppdu, f.n_x16);
-	b.aifs_ns = af_share(f.aifs_ns, f.n_x16);
+	b.aifs_ns = af_share(f.aifs_ns - save_aifs, f.n_x16);
 	b.sifs_ns = af_share(f.sifs_ns, f.n_x16);
 	b.ack_ns = af_share(f.resp_ns, f.n_x16);
-	b.backoff_ns = af_share(f.backoff_ns, f.n_x16);
+	b.backoff_ns = af_share(f.backoff_ns - min(save - save_aifs,
+						    f.backoff_ns), f.n_x16);
 	b.retries_ns = af_share(af_mul_shr32(attempt, f.att_q32 - (1ULL << 32)),
 				f.n_x16);
 	b.total_ns = b.direct_ns + b.aifs_ns + b.sifs_ns + b.ack_ns +
@@ -928,7 +987,7 @@ u64 airfair_data_ns(const struct airfair_timing *t,
 static int af_affine_cost(const struct airfair_timing *t,
 			  const struct tc_airfair_rate *r, u32 loss_q16,
 			  u32 ppdu_loss_q16, enum airfair_ac ac, u16 ampdu_x16,
-			  struct airfair_affine *out)
+			  u32 burst_len, struct airfair_affine *out)
 {
 	u64 num, den, fixed, b256, a, ovh256;
 	struct af_frame f;
@@ -942,6 +1001,10 @@ static int af_affine_cost(const struct airfair_timing *t,
 	b256 = div64_u64(af_mul_shr32(num * 256, f.att_q32) + den / 2, den);
 	fixed = af_ppdu_fixed_ns(&f.x) + f.aifs_ns + f.sifs_ns + f.resp_ns;
 	a = af_mul_shr32(fixed, f.att_q32) + f.backoff_ns;
+	/* a TXOP is shared as bursts of @burst_len frames fill it */
+	a -= min(a, af_txop_saving(t, &f, ac,
+				   af_ppdu_ns(&f.x, af_psdu_len(t, &f,
+								burst_len))));
 	a = af_share(a, f.n_x16);
 	/* MAC overhead bytes (+ delimiter, + mean pad 1.5 B in A-MPDUs) */
 	ovh256 = ((u64)t->overhead_len + f.delim) * 256 +
@@ -958,7 +1021,8 @@ int airfair_affine_cost(const struct airfair_timing *t,
 			enum airfair_ac ac, u16 ampdu_x16,
 			struct airfair_affine *out)
 {
-	return af_affine_cost(t, r, loss_q16, loss_q16, ac, ampdu_x16, out);
+	return af_affine_cost(t, r, loss_q16, loss_q16, ac, ampdu_x16,
+			      AIRFAIR_P_MTU_LEN, out);
 }
 
 int airfair_sta_costs(const struct airfair_timing *t,
@@ -968,10 +1032,11 @@ int airfair_sta_costs(const struct airfair_timing *t,
 		      struct airfair_sta_costs *out)
 {
 	u32 up_len = (u32)mss + AIRFAIR_P_TCPIP_HDR_LEN;
+	struct airfair_timing st;
 	struct af_frame f;
 	u64 ack_ns, v;
 	u32 kbps;
-	int err;
+	int err, i;
 
 	if (!out || !delack || !mss || (unsigned int)model >= __AIRFAIR_MODEL_MAX)
 		return -EINVAL;
@@ -995,13 +1060,24 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	}
 
 	err = af_affine_cost(t, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16,
-			     &out->data);
+			     up_len, &out->data);
 	if (err)
 		return err;
-	out->up = out->data;
+	/*
+	 * A TXOP is the AP's, and its bursts are of the data it keeps queued:
+	 * the stations' frames and the AP's pure ACKs (one per d segments
+	 * received) each pay an access of their own.
+	 */
+	st = *t;
+	for (i = 0; i < AIRFAIR_NUM_ACS; i++)
+		st.txop_us[i] = 0;
+	err = af_affine_cost(&st, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16,
+			     up_len, &out->up);
+	if (err)
+		return err;
 
 	/* Eq. 7: the station's TCP ACK, at our rate to it, every d segments */
-	ack_ns = airfair_frame_split_ns(t, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16,
+	ack_ns = airfair_frame_split_ns(&st, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16,
 					ppdu_loss_q16, ac, ampdu_x16, NULL);
 	out->sta_ack_ns = af_sat32(ack_ns);
 	out->tcp_down.b_ns256 = out->data.b_ns256;
@@ -1014,7 +1090,7 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	out->ack.a_ns = af_sat32(ack_ns > v ? ack_ns - v : 0);
 
 	/* Eq. 9: one upload data frame, d of them per ACK */
-	out->up_data_ns = af_sat32(airfair_frame_split_ns(t, r, up_len,
+	out->up_data_ns = af_sat32(airfair_frame_split_ns(&st, r, up_len,
 							  loss_q16,
 							  ppdu_loss_q16, ac,
 							  ampdu_x16, NULL));

@@ -29,7 +29,7 @@ struct airfair_timing {
 	u16 cwmin;			/* aCWmin, 2^n - 1 */
 	u16 cwmax;			/* aCWmax, 2^n - 1 */
 	u8 aifsn[AIRFAIR_NUM_ACS];
-	u16 txop_us[AIRFAIR_NUM_ACS];	/* informational: 0 = one MSDU */
+	u16 txop_us[AIRFAIR_NUM_ACS];	/* the AP's data bursts; 0 = none */
 	u8 retries;			/* R: retransmissions after the first attempt */
 	u16 basic_rate;			/* control-response rate, 100 kbit/s */
 	u8 sigext_us;			/* after control-response OFDM PPDUs */
@@ -120,6 +120,8 @@ u16 airfair_ac_cwmin(const struct airfair_timing *t, enum airfair_ac ac);
 u16 airfair_ac_cwmax(const struct airfair_timing *t, enum airfair_ac ac);
 /* an AC's AIFS: SIFS + AIFSN slots, ns (@ac must be valid) */
 u64 airfair_aifs_ns(const struct airfair_timing *t, enum airfair_ac ac);
+/* the standard's TXOP limit of @ac under @phy, us (table 9-155; 0 if none) */
+u16 airfair_phy_txop_us(enum airfair_phy phy, enum airfair_ac ac);
 /* mac80211's hook counts cw_scale's 2^i up to here: CWmin 1 to CWmax 1023 */
 #define AIRFAIR_CW_DOUBLINGS	10
 /* doublings from the AC's CWmin to its CWmax, at most AIRFAIR_CW_DOUBLINGS */
@@ -174,6 +176,14 @@ u64 airfair_backoff_ns(const struct airfair_timing *t, enum airfair_ac ac,
 u64 airfair_data_ns(const struct airfair_timing *t,
 		    const struct tc_airfair_rate *r, u64 units, u32 len,
 		    bool agg);
+/*
+ * What a first attempt of a PPDU of @ampdu_x16 MPDUs of @len bytes at @r
+ * saves of its AIFS and backoff under @ac's TXOP limit, as airfair_frame_ns()
+ * takes it off (bursts of such PPDUs); 0 without a TXOP or on invalid input.
+ */
+u64 airfair_txop_saving_ns(const struct airfair_timing *t,
+			   const struct tc_airfair_rate *r, u32 len,
+			   enum airfair_ac ac, u16 ampdu_x16);
 u64 airfair_frame_ns(const struct airfair_timing *t,
 		     const struct tc_airfair_rate *r, u32 len, u32 loss_q16,
 		     enum airfair_ac ac, u16 ampdu_x16,

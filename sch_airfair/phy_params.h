@@ -83,6 +83,7 @@
 #define AIRFAIR_P_PPDU_MAX_US	5484	/* aPPDUMaxTime: longest HT/VHT/HE PPDU */
 #define AIRFAIR_P_TCP_ACK_LEN	52	/* IPv4 + TCP with timestamps */
 #define AIRFAIR_P_TCPIP_HDR_LEN	40	/* L3 packet = MSS + this */
+#define AIRFAIR_P_MTU_LEN	1500	/* the full-size packet a TXOP's bursts carry */
 
 /* PHY framing: bits and durations. */
 #define AIRFAIR_P_SERVICE_BITS	16

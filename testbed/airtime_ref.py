@@ -104,7 +104,15 @@ def timing_preset(phy):
         'ba_len': P['BA_LEN'],
         'overhead_len': P['MAC_HDR_LEN'] + P['LLC_LEN'] + P['SEC_LEN'] +
         P['FCS_LEN'], 'phy': phy,
+        # the TXOP the charge shares an access over: none unless told
+        'txop_us': [0, 0, 0, 0],
     }
+
+
+def phy_txop_us(phy):
+    """The standard's TXOP limits (VO, VI, BE, BK), us: the medium's."""
+    row = T['PHY'][phy]
+    return [row['txop_vo'], row['txop_vi'], row['txop_be'], row['txop_bk']]
 
 
 def resolve(r):
@@ -291,6 +299,32 @@ def _setup(t, r, p, ac, ampdu):
     return f
 
 
+def _psdu(t, f, length):
+    sub = length + t['overhead_len'] + f['delim']
+    if f['n'] > 1:
+        sub = (sub + 3) // 4 * 4
+    # n may be a mean (the hook's, in 1/16): the PPDU of n subframes
+    return math.floor(sub * f['n'] + 0.5)
+
+
+def txop_saving(t, f, ac, ppdu):
+    """What a first attempt saves of AIFS + backoff when bursts of PPDUs
+    of `ppdu` ns fill the AC's TXOP (one access, SIFS between frames)."""
+    txop = t.get('txop_us', [0] * 4)[ac] * 1e3
+    if not txop:
+        return 0.0
+    n = int((txop + f['sifs']) // (ppdu + 2 * f['sifs'] + f['resp']))
+    if n <= 1:
+        return 0.0
+    first_bo = ac_cw(t, ac)[0] * t['slot_us'] * 1e3 / 2
+    return (f['aifs'] + first_bo - f['sifs']) * (n - 1) / n
+
+
+def no_txop(t):
+    """The timing of frames that burst with nothing: the stations'."""
+    return dict(t, txop_us=[0] * 4)
+
+
 def frame_ns(t, r, length, p, ac=AC_BE, ampdu=1):
     """Exact expected airtime of one frame of L3 length `length` with
     per-attempt loss p; returns a breakdown dict (ns) or None."""
@@ -298,15 +332,14 @@ def frame_ns(t, r, length, p, ac=AC_BE, ampdu=1):
     if f is None:
         return None
     n = f['n']
-    sub = length + t['overhead_len'] + f['delim']
-    if n > 1:
-        sub = (sub + 3) // 4 * 4
-    # n may be a mean (the hook's, in 1/16): the PPDU of n subframes
-    psdu = math.floor(sub * n + 0.5)
+    psdu = _psdu(t, f, length)
     ppdu = _ppdu(f['x'], psdu)
     attempt = f['aifs'] + ppdu + f['sifs'] + f['resp']
-    bd = {'direct': ppdu / n, 'aifs': f['aifs'] / n, 'sifs': f['sifs'] / n,
-          'ack': f['resp'] / n, 'backoff': f['backoff'] / n,
+    save = txop_saving(t, f, ac, ppdu)
+    save_aifs = min(save, f['aifs'] - f['sifs'])
+    bd = {'direct': ppdu / n, 'aifs': (f['aifs'] - save_aifs) / n,
+          'sifs': f['sifs'] / n, 'ack': f['resp'] / n,
+          'backoff': (f['backoff'] - min(save - save_aifs, f['backoff'])) / n,
           'retries': attempt * (f['att'] - 1) / n, 'attempts': f['att'],
           'psdu_len': psdu, 'rate_bps': rate_bps(r)}
     bd['total'] = sum(bd[k] for k in ('direct', 'aifs', 'sifs', 'ack',
@@ -314,8 +347,9 @@ def frame_ns(t, r, length, p, ac=AC_BE, ampdu=1):
     return bd
 
 
-def affine(t, r, p, ac=AC_BE, ampdu=1):
-    """(a_ns, b_ns_per_byte) of the centred affine fit (see airtime.c)."""
+def affine(t, r, p, ac=AC_BE, ampdu=1, burst_len=P['MTU_LEN']):
+    """(a_ns, b_ns_per_byte) of the centred affine fit (see airtime.c);
+    a TXOP shared as bursts of `burst_len` frames fill it."""
     f = _setup(t, r, p, ac, ampdu)
     if f is None:
         return None
@@ -331,7 +365,8 @@ def affine(t, r, p, ac=AC_BE, ampdu=1):
     b = per_byte * f['att']
     fixed = x['pre_ns'] + x['sigext_ns'] + cont + q / 2 + f['aifs'] + \
         f['sifs'] + f['resp']
-    a = (fixed * f['att'] + f['backoff']) / n
+    a = fixed * f['att'] + f['backoff']
+    a = (a - min(a, txop_saving(t, f, ac, _ppdu(x, _psdu(t, f, burst_len))))) / n
     a += b * (t['overhead_len'] + f['delim'] + (1.5 if n > 1 else 0))
     return a, b
 
@@ -352,11 +387,13 @@ def sta_costs(t, r, p, ac=AC_BE, d=2, ampdu=1, mss=1460, model='precise'):
         b = 8e9 / rate_bps(r)
         return {'data': (0.0, b), 'tcp_down': (0.0, b), 'ack': (0.0, b),
                 'up_data_ns': b * up_len}
-    a, b = affine(t, r, p, ac, ampdu)
-    ack = frame_ns(t, r, P['TCP_ACK_LEN'], p, ac, ampdu)['total']
+    a, b = affine(t, r, p, ac, ampdu, up_len)
+    # the stations' frames and the AP's pure ACKs burst with nothing
+    st = no_txop(t)
+    ack = frame_ns(st, r, P['TCP_ACK_LEN'], p, ac, ampdu)['total']
     return {'data': (a, b), 'tcp_down': (a + ack / d, b),
             'ack': (max(ack - b * P['TCP_ACK_LEN'], 0.0), b),
-            'up_data_ns': frame_ns(t, r, up_len, p, ac, ampdu)['total']}
+            'up_data_ns': frame_ns(st, r, up_len, p, ac, ampdu)['total']}
 
 
 def flow_cost(costs, cls, direction, length, d=2):

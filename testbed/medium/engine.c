@@ -66,7 +66,7 @@ void med_default_edca(const struct airfair_timing *t, int ac, struct med_edca *p
 	p->aifsn = t->aifsn[ac];
 	p->cwmin = airfair_ac_cwmin(t, ac);
 	p->cwmax = airfair_ac_cwmax(t, ac);
-	p->txop_us = t->txop_us[ac];
+	p->txop_us = airfair_phy_txop_us(t->phy, ac);
 }
 
 int med_chan_get(struct medium *m, uint32_t freq)

@@ -6,7 +6,8 @@
  * overflows and these invariants are findings:
  *  - a frame's breakdown sums to its total, and its expected attempts lie
  *    between 1 and R + 1;
- *  - expected airtime never falls when the frame grows or the loss rises;
+ *  - expected airtime never falls when the frame grows or the loss rises
+ *    (under a TXOP too: fewer frames of it fill a burst);
  *  - a station's affine costs exist whenever its frames do;
  *  - a rate cfg80211 reports maps to a valid descriptor or to a reason.
  */
@@ -23,6 +24,7 @@ struct fuzz_in {
 	uint16_t sifs, slot, cwmin_exp, cwmax_exp, basic_rate, ack_len;
 	uint16_t ba_len, overhead_len, mss;
 	uint8_t aifsn[AIRFAIR_NUM_ACS];
+	uint16_t txop[AIRFAIR_NUM_ACS];
 	uint32_t len, loss, dloss;
 	struct tc_airfair_rate rate;
 };
@@ -65,6 +67,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t.retries = in.retries;
 		t.basic_rate = in.basic_rate;
 	}
+	if (in.override & 32)	/* the AP's bursts: any TXOP tc can set */
+		for (i = 0; i < AIRFAIR_NUM_ACS; i++)
+			t.txop_us[i] = in.txop[i];
 	if (in.override & 2) {
 		t.ack_len = in.ack_len;
 		t.ba_len = in.ba_len;
@@ -128,12 +133,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	       bd.ack_ns + bd.retries_ns == ns);
 	ASSERT(bd.attempts_q16 >= AIRFAIR_LOSS_ONE);
 	ASSERT(bd.attempts_q16 <= (u64)(t.retries + 1) * AIRFAIR_LOSS_ONE);
-	/* one attempt's rate-free part: the breakdown's, lossless and alone */
+	/*
+	 * one attempt's rate-free part: the breakdown's, lossless and alone,
+	 * with what a TXOP's burst saved it
+	 */
 	airfair_attempt_fixed_ns(&t, in.ac, in.override & 16, in.dloss);
 	if (!loss && in.ampdu == AIRFAIR_AMPDU_ONE)
 		ASSERT(airfair_attempt_fixed_ns(&t, in.ac % AIRFAIR_NUM_ACS,
 						false, 0) ==
-		       bd.aifs_ns + bd.backoff_ns + bd.sifs_ns + bd.ack_ns);
+		       bd.aifs_ns + bd.backoff_ns + bd.sifs_ns + bd.ack_ns +
+		       airfair_txop_saving_ns(&t, &in.rate, in.len,
+					      in.ac % AIRFAIR_NUM_ACS,
+					      in.ampdu));
 	/*
 	 * the window's doubling only adds: per attempt, the chain's mean
 	 * backoff, up to a ns per term and the sum's truncation at CWmax

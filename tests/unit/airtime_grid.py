@@ -77,11 +77,16 @@ def main():
                            loss=rnd.choice(losses), ac=rnd.randrange(4),
                            ampdu=ampdu, d=rnd.choice((1, 2, 3, 8)),
                            mss=rnd.choice((536, 1220, 1448, 1460)),
-                           cls=cls_dir[0], dir=cls_dir[1]))
-    inp = ''.join('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n' % (
+                           cls=cls_dir[0], dir=cls_dir[1],
+                           # the AP's TXOP in the point's AC: none, the
+                           # standard's, leith-2005's few frames, the most
+                           txop=rnd.choice((0, 0, 1504, 1792, 3008, 6016,
+                                            65535))))
+    inp = ''.join('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n' % (
         p['phy'], p['R'], p['r'].mode, p['r'].mcs, p['r'].nss, p['r'].bw,
         p['r'].gi, p['r'].flags, p['r'].legacy, p['len'], p['loss'], p['ac'],
-        round(p['ampdu'] * 16), p['d'], p['mss']) for p in points)
+        round(p['ampdu'] * 16), p['d'], p['mss'], p['txop'])
+        for p in points)
     res = subprocess.run([binary], input=inp, capture_output=True, text=True,
                          check=True).stdout.split('\n')
     worst_exact = (0.0, None)
@@ -94,6 +99,7 @@ def main():
         v = [int(s) for s in line.split()]
         t = ref.timing_preset(p['phy'])
         t['retries'] = p['R']
+        t['txop_us'][p['ac']] = p['txop']
         loss = p['loss'] / 65536
         py = ref.frame_ns(t, p['r'], p['len'], loss, p['ac'], p['ampdu'])
         e = abs(v[0] - py['total']) / py['total']

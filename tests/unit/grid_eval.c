@@ -2,7 +2,7 @@
 /*
  * Grid evaluator for the C-vs-Python comparison (airtime_grid.py).
  * stdin, one point per line:
- *   phy retries mode mcs nss bw gi flags legacy len loss_q16 ac ampdu_x16 d mss
+ *   phy retries mode mcs nss bw gi flags legacy len loss_q16 ac ampdu_x16 d mss txop_us
  * stdout, one line per point:
  *   frame_ns data_a data_b256 tcp_a tcp_b256 ack_a ack_b256 up_data_ns
  * or "ERR" when the C model rejects the input. A line
@@ -15,7 +15,7 @@
 int main(void)
 {
 	unsigned int phy, R, mode, mcs, nss, bw, gi, flags, legacy, len, loss,
-		ac, ampdu, d, mss;
+		ac, ampdu, d, mss, txop;
 	char line[256];
 
 	while (fgets(line, sizeof(line), stdin)) {
@@ -36,9 +36,10 @@ int main(void)
 			       airfair_rate_kbps(&r));
 			continue;
 		}
-		if (sscanf(line, "%u %u %u %u %u %u %u %u %u %u %u %u %u %u %u",
+		if (sscanf(line, "%u %u %u %u %u %u %u %u %u %u %u %u %u %u %u %u",
 			   &phy, &R, &mode, &mcs, &nss, &bw, &gi, &flags,
-			   &legacy, &len, &loss, &ac, &ampdu, &d, &mss) != 15)
+			   &legacy, &len, &loss, &ac, &ampdu, &d, &mss,
+			   &txop) != 16 || ac >= AIRFAIR_NUM_ACS)
 			return 1;
 		r = (struct tc_airfair_rate){
 			.mode = mode, .mcs = mcs, .nss = nss, .bw = bw,
@@ -49,6 +50,7 @@ int main(void)
 			continue;
 		}
 		t.retries = R;
+		t.txop_us[ac] = txop;
 		f = airfair_frame_ns(&t, &r, len, loss, ac, ampdu, NULL);
 		if (!f || airfair_sta_costs(&t, &r, loss, loss, ac, d, ampdu, mss,
 					    AIRFAIR_MODEL_PRECISE, &c)) {

@@ -397,6 +397,75 @@ START_TEST(test_frame_breakdown)
 }
 END_TEST
 
+/*
+ * A TXOP: the frames after the first in a burst pay SIFS, not AIFS + backoff.
+ * 802.11a BK at 54 Mbit/s, 1500 B: PPDU 252 us, exchange 252 + 16 + 44 (ACK
+ * at 6 Mbit/s); 1792 us holds (1792 + 16) / (312 + 16) = 5 of them, so each
+ * saves (AIFS 79 + backoff 67.5 - SIFS 16) * 4 / 5 = 104.4 us.
+ */
+START_TEST(test_txop_burst)
+{
+	struct airfair_timing t = preset(AIRFAIR_PHY_11A), b1792;
+	struct tc_airfair_rate r54 = LEG(540), r6 = LEG(60);
+	struct airfair_sta_costs c0, c1;
+	struct airfair_breakdown b0, b;
+	u64 f0, f1;
+	int ac;
+
+	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+		ck_assert_uint_eq(t.txop_us[ac], 0);	/* none charged unless told */
+	ck_assert_uint_eq(airfair_phy_txop_us(AIRFAIR_PHY_11A, AIRFAIR_AC_VO),
+			  1504);
+	ck_assert_uint_eq(airfair_phy_txop_us(AIRFAIR_PHY_11A, AIRFAIR_AC_BK), 0);
+	b1792 = t;
+	b1792.txop_us[AIRFAIR_AC_BK] = 1792;
+
+	f0 = airfair_frame_ns(&t, &r54, 1500, 0, AIRFAIR_AC_BK, MPDUS(1), &b0);
+	f1 = airfair_frame_ns(&b1792, &r54, 1500, 0, AIRFAIR_AC_BK, MPDUS(1),
+			      &b);
+	ck_assert_uint_eq(b0.direct_ns, 252000);
+	ck_assert_uint_eq(f0 - f1, 104400);
+	ck_assert_uint_eq(airfair_txop_saving_ns(&b1792, &r54, 1500,
+						 AIRFAIR_AC_BK, MPDUS(1)),
+			  104400);
+	/* AIFS goes to SIFS first (63 us), the rest off the backoff */
+	ck_assert_uint_eq(b.aifs_ns, 16000);
+	ck_assert_uint_eq(b.backoff_ns, 67500 - (104400 - 63000));
+	ck_assert_uint_eq(b.total_ns, f1);
+	/* another AC's TXOP changes nothing here */
+	ck_assert_uint_eq(airfair_frame_ns(&b1792, &r54, 1500, 0, AIRFAIR_AC_BE,
+					   MPDUS(1), NULL),
+			  airfair_frame_ns(&t, &r54, 1500, 0, AIRFAIR_AC_BE,
+					   MPDUS(1), NULL));
+	/* a 6 Mbit/s frame (2 ms) fills a TXOP alone: no saving */
+	ck_assert_uint_eq(airfair_frame_ns(&b1792, &r6, 1500, 0, AIRFAIR_AC_BK,
+					   MPDUS(1), NULL),
+			  airfair_frame_ns(&t, &r6, 1500, 0, AIRFAIR_AC_BK,
+					   MPDUS(1), NULL));
+	/* retries start accesses of their own: the saving is the same */
+	ck_assert_uint_eq(airfair_frame_ns(&t, &r54, 1500, 13107, AIRFAIR_AC_BK,
+					   MPDUS(1), NULL) -
+			  airfair_frame_ns(&b1792, &r54, 1500, 13107,
+					   AIRFAIR_AC_BK, MPDUS(1), NULL),
+			  104400);
+
+	/* the AP's data share the burst; the stations' frames and pure ACKs not */
+	ck_assert_int_eq(airfair_sta_costs(&t, &r54, 0, 0, AIRFAIR_AC_BK, 2,
+					   MPDUS(1), 1460, AIRFAIR_MODEL_PRECISE,
+					   &c0), 0);
+	ck_assert_int_eq(airfair_sta_costs(&b1792, &r54, 0, 0, AIRFAIR_AC_BK,
+					   2, MPDUS(1), 1460,
+					   AIRFAIR_MODEL_PRECISE, &c1), 0);
+	ck_assert_uint_eq(c0.data.a_ns - c1.data.a_ns, 104400);
+	ck_assert_uint_eq(c0.tcp_down.a_ns - c1.tcp_down.a_ns, 104400);
+	ck_assert_uint_eq(c0.data.b_ns256, c1.data.b_ns256);
+	ck_assert_uint_eq(c0.ack.a_ns, c1.ack.a_ns);
+	ck_assert_uint_eq(c0.up.a_ns, c1.up.a_ns);
+	ck_assert_uint_eq(c0.up_data_ns, c1.up_data_ns);
+	ck_assert_uint_eq(c0.sta_ack_ns, c1.sta_ack_ns);
+}
+END_TEST
+
 /* 64 KiB GSO at 1 Mbit/s, p = 0.9, R = 15, against a double model */
 START_TEST(test_overflow)
 {
@@ -1135,6 +1204,7 @@ static Suite *airtime_suite(void)
 	tcase_add_test(tc, test_sec_len);
 	tcase_add_test(tc, test_rate_ltfs);
 	tcase_add_test(tc, test_indirect_share);
+	tcase_add_test(tc, test_txop_burst);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -35,7 +35,8 @@ static void usage(FILE *f)
 "  --model precise|naive (default precise)\n"
 "Timing (default: the preset of --phy, itself chosen from the mode):\n"
 "  --phy 11b|11a|11g|11n-2g|11n-5g|11ac|11ax-2g|11ax-5g\n"
-"  --sifs US --slot US --cwmin N --cwmax N --aifsn N (for --ac)\n"
+"  --sifs US --slot US --cwmin N --cwmax N --aifsn N --txop US (for --ac;\n"
+"                --txop: the AP's data bursts, default none)\n"
 "  --retries R --basic-rate MBPS\n"
 "Output:\n"
 "  --json        one JSON object instead of text\n"
@@ -89,7 +90,7 @@ static int lookup(const char *what, const char *s, const char *const *names,
 
 enum { O_MODE = 256, O_MCS, O_NSS, O_BW, O_GI, O_LEGACY, O_SP, O_ERP, O_LEN,
 	O_LOSS, O_PPDU_LOSS, O_AC, O_AMPDU, O_CLASS, O_DIR, O_DELACK, O_MSS,
-	O_MODEL, O_PHY, O_SIFS, O_SLOT, O_CWMIN, O_CWMAX, O_AIFSN, O_RETRIES,
+	O_MODEL, O_PHY, O_SIFS, O_SLOT, O_CWMIN, O_CWMAX, O_AIFSN, O_TXOP, O_RETRIES,
 	O_BASIC, O_JSON, O_RATES, O_HELP };
 
 static const struct option opts[] = {
@@ -104,6 +105,7 @@ static const struct option opts[] = {
 	{ "phy", 1, 0, O_PHY }, { "sifs", 1, 0, O_SIFS },
 	{ "slot", 1, 0, O_SLOT }, { "cwmin", 1, 0, O_CWMIN },
 	{ "cwmax", 1, 0, O_CWMAX }, { "aifsn", 1, 0, O_AIFSN },
+	{ "txop", 1, 0, O_TXOP },
 	{ "retries", 1, 0, O_RETRIES }, { "basic-rate", 1, 0, O_BASIC },
 	{ "json", 0, 0, O_JSON }, { "rates", 0, 0, O_RATES }, { "help", 0, 0, 'h' },
 	{ 0 }
@@ -127,7 +129,7 @@ int main(int argc, char **argv)
 	struct tc_airfair_rate r = { .mode = AIRFAIR_MODE_VHT, .mcs = 9,
 				     .nss = 1, .bw = AIRFAIR_BW_80,
 				     .gi = AIRFAIR_GI_SHORT };
-	long sifs = -1, slot = -1, cwmin = -1, cwmax = -1, aifsn = -1;
+	long sifs = -1, slot = -1, cwmin = -1, cwmax = -1, aifsn = -1, txop = -1;
 	long retries = -1, phy = -1, len = 1500, ampdu = 1, delack = 2;
 	long mss = 1460, bw;
 	double loss = 0, ppdu_loss = -1, basic = -1;
@@ -242,6 +244,9 @@ int main(int argc, char **argv)
 		case O_AIFSN:
 			aifsn = parse_long("aifsn", optarg, 0, 255);
 			break;
+		case O_TXOP:
+			txop = parse_long("txop", optarg, 0, AIRFAIR_TXOP_MAX_US);
+			break;
 		case O_RETRIES:
 			retries = parse_long("retries", optarg, 0, 255);
 			break;
@@ -290,6 +295,8 @@ int main(int argc, char **argv)
 		t.cwmax = cwmax;
 	if (aifsn >= 0)
 		t.aifsn[ac] = aifsn;
+	if (txop >= 0)
+		t.txop_us[ac] = txop;
 	if (retries >= 0)
 		t.retries = retries;
 	if (basic >= 0)
