@@ -1278,6 +1278,13 @@ static const struct nla_policy airfair_aifsn_policy[TCA_AIRFAIR_AIFSN_MAX + 1] =
 	[TCA_AIRFAIR_AIFSN_BK] = NLA_POLICY_RANGE(NLA_U8, AIRFAIR_AIFSN_MIN, AIRFAIR_AIFSN_MAX),
 };
 
+static const struct nla_policy airfair_txop_policy[TCA_AIRFAIR_TXOP_MAX + 1] = {
+	[TCA_AIRFAIR_TXOP_VO] = { .type = NLA_U16 },
+	[TCA_AIRFAIR_TXOP_VI] = { .type = NLA_U16 },
+	[TCA_AIRFAIR_TXOP_BE] = { .type = NLA_U16 },
+	[TCA_AIRFAIR_TXOP_BK] = { .type = NLA_U16 },
+};
+
 static const struct nla_policy airfair_rate_policy[TCA_AIRFAIR_RATE_MAX + 1] = {
 	[TCA_AIRFAIR_RATE_MODE]	  = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_MODE_MAX - 1),
 	[TCA_AIRFAIR_RATE_MCS]	  = { .type = NLA_U8 },
@@ -1331,6 +1338,7 @@ static const struct nla_policy airfair_policy[TCA_AIRFAIR_MAX + 1] = {
 	[TCA_AIRFAIR_UPLOAD]	    = NLA_POLICY_MAX(NLA_U8, __AIRFAIR_UPLOAD_MAX - 1),
 	[TCA_AIRFAIR_UPLOAD_WINDOW] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TCA_AIRFAIR_DEFER_DATA]    = NLA_POLICY_MAX(NLA_U8, 1),
+	[TCA_AIRFAIR_TXOP]	    = NLA_POLICY_NESTED(airfair_txop_policy),
 	[TCA_AIRFAIR_UTIL_AUTO_MAX] = NLA_POLICY_RANGE(NLA_U16, AIRFAIR_UTIL_MIN,
 						       AIRFAIR_UTIL_AUTO_MAX_LIMIT),
 };
@@ -1375,6 +1383,35 @@ static int airfair_get_pending_limit(struct nlattr *attr, u32 *val,
 				  "pending-limit", " us or auto", extack);
 }
 
+/*
+ * A nest of one value per AC (TCA_AIRFAIR_AIFSN, TCA_AIRFAIR_TXOP) into
+ * @u8s, else @u16s; the ACs it leaves out keep theirs.
+ */
+static int airfair_parse_per_ac(struct nlattr *nest,
+				const struct nla_policy *policy, u8 *u8s,
+				u16 *u16s, struct netlink_ext_ack *extack)
+{
+	struct nlattr *ac[AIRFAIR_NUM_ACS + 1];
+	int i, err;
+
+	BUILD_BUG_ON(TCA_AIRFAIR_AIFSN_MAX != AIRFAIR_NUM_ACS);
+	BUILD_BUG_ON(TCA_AIRFAIR_TXOP_MAX != AIRFAIR_NUM_ACS);
+	if (!nest)
+		return 0;
+	err = nla_parse_nested(ac, AIRFAIR_NUM_ACS, nest, policy, extack);
+	if (err)
+		return err;
+	for (i = 0; i < AIRFAIR_NUM_ACS; i++) {
+		if (!ac[i + 1])
+			continue;
+		if (u8s)
+			u8s[i] = nla_get_u8(ac[i + 1]);
+		else
+			u16s[i] = nla_get_u16(ac[i + 1]);
+	}
+	return 0;
+}
+
 static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
 				struct netlink_ext_ack *extack)
 {
@@ -1404,19 +1441,12 @@ static int airfair_parse_timing(struct nlattr **tb, struct airfair_timing *t,
 		t->cwmin = nla_get_u16(tb[TCA_AIRFAIR_CWMIN]);
 	if (tb[TCA_AIRFAIR_CWMAX])
 		t->cwmax = nla_get_u16(tb[TCA_AIRFAIR_CWMAX]);
-	if (tb[TCA_AIRFAIR_AIFSN]) {
-		struct nlattr *ac[TCA_AIRFAIR_AIFSN_MAX + 1];
-		int i;
-
-		err = nla_parse_nested(ac, TCA_AIRFAIR_AIFSN_MAX,
-				       tb[TCA_AIRFAIR_AIFSN],
-				       airfair_aifsn_policy, extack);
-		if (err)
-			return err;
-		for (i = 0; i < AIRFAIR_NUM_ACS; i++)
-			if (ac[TCA_AIRFAIR_AIFSN_VO + i])
-				t->aifsn[i] = nla_get_u8(ac[TCA_AIRFAIR_AIFSN_VO + i]);
-	}
+	err = airfair_parse_per_ac(tb[TCA_AIRFAIR_AIFSN], airfair_aifsn_policy,
+				   t->aifsn, NULL, extack) ?:
+	      airfair_parse_per_ac(tb[TCA_AIRFAIR_TXOP], airfair_txop_policy,
+				   NULL, t->txop_us, extack);
+	if (err)
+		return err;
 	if (tb[TCA_AIRFAIR_RETRIES])
 		t->retries = nla_get_u8(tb[TCA_AIRFAIR_RETRIES]);
 	if (tb[TCA_AIRFAIR_BASIC_RATE])
@@ -1563,15 +1593,22 @@ static int airfair_get_rate(struct nlattr *nest, struct tc_airfair_rate *r,
 	return 0;
 }
 
-static int airfair_put_aifsn(struct sk_buff *skb, const u8 *aifsn)
+/*
+ * A nest of one value per AC, numbered AC + 1 (TCA_AIRFAIR_AIFSN_*,
+ * TCA_AIRFAIR_TXOP_*): @u8s as u8, else @u16s as u16.
+ */
+static int airfair_put_per_ac(struct sk_buff *skb, int type, const u8 *u8s,
+			      const u16 *u16s)
 {
-	struct nlattr *nest = nla_nest_start_noflag(skb, TCA_AIRFAIR_AIFSN);
-	int i;
+	struct nlattr *nest = nla_nest_start_noflag(skb, type);
+	int i, err;
 
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < AIRFAIR_NUM_ACS; i++) {
-		if (nla_put_u8(skb, TCA_AIRFAIR_AIFSN_VO + i, aifsn[i])) {
+		err = u8s ? nla_put_u8(skb, i + 1, u8s[i]) :
+			    nla_put_u16(skb, i + 1, u16s[i]);
+		if (err) {
 			nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;
 		}
@@ -1923,7 +1960,8 @@ static int airfair_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_AIRFAIR_SLOT, t->slot_us) ||
 	    nla_put_u16(skb, TCA_AIRFAIR_CWMIN, t->cwmin) ||
 	    nla_put_u16(skb, TCA_AIRFAIR_CWMAX, t->cwmax) ||
-	    airfair_put_aifsn(skb, t->aifsn) ||
+	    airfair_put_per_ac(skb, TCA_AIRFAIR_AIFSN, t->aifsn, NULL) ||
+	    airfair_put_per_ac(skb, TCA_AIRFAIR_TXOP, NULL, t->txop_us) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_RETRIES, t->retries) ||
 	    nla_put_u16(skb, TCA_AIRFAIR_BASIC_RATE, t->basic_rate) ||
 	    nla_put_u8(skb, TCA_AIRFAIR_MODEL, c->model) ||

@@ -87,7 +87,8 @@ static void explain(void)
 {
 	fprintf(stderr,
 "Usage: ... airfair [ PHY ] [ sifs TIME ] [ slot TIME ] [ cwmin N ] [ cwmax N ]\n"
-"                   [ aifsn VO VI BE BK ] [ retries N ] [ basic-rate RATE ]\n"
+"                   [ aifsn VO VI BE BK ] [ txop VO VI BE BK ] [ retries N ]\n"
+"                   [ basic-rate RATE ]\n"
 "                   [ limit PACKETS ] [ memlimit BYTES ]\n"
 "                   [ model precise | naive ]\n"
 "                   [ utilisation PERCENT | utilisation auto [ max PERCENT ] | unmetered ]\n"
@@ -361,17 +362,44 @@ enum af_opt {	/* one "seen" bit per option, for duplicates */
 	O_DELACK, O_ACK_FILTER, O_ACK_PRIO, O_TLAS, O_RTT_BUFFER, O_TARGET,
 	O_INTERVAL, O_ECN, O_MAX_STATIONS, O_STA_TIMEOUT, O_AMPDU,
 	O_PENDING_LIMIT, O_UPLOAD, O_UPLOAD_WINDOW, O_UTIL_AUTO_MAX,
-	O_DEFER_DATA, O_NUM
+	O_DEFER_DATA, O_TXOP, O_NUM
 };
 
 struct af_cmd {
 	bool seen[O_NUM];
 	const char *seen_as[O_NUM];	/* the keyword that set it */
 	__u64 val[O_NUM];
-	__u8 aifsn[AIRFAIR_NUM_ACS];
+	__u16 aifsn[AIRFAIR_NUM_ACS];
+	__u16 txop_us[AIRFAIR_NUM_ACS];
 	struct af_station *sta;
 	int nsta;
 };
+
+/*
+ * "KW VO VI BE BK": four values after *argv, numbers (or TIMEs with @time)
+ * in [min, max]; leaves argv at the last.
+ */
+static int af_get_per_ac(const char *kw, int *argc, char ***argv, bool time,
+			 __u64 min, __u64 max, __u64 *out)
+{
+	int ac;
+
+	for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+		char name[16];
+
+		if (*argc < 2) {
+			af_err("%s: needs 4 values, VO VI BE BK; %s is missing",
+			       kw, af_ac_names[ac]);
+			return -1;
+		}
+		(*argc)--, (*argv)++;
+		snprintf(name, sizeof(name), "%s %s", kw, af_ac_names[ac]);
+		if (time ? af_get_time_us(name, **argv, min, max, &out[ac]) :
+			   af_get_uint(name, **argv, min, max, &out[ac]))
+			return -1;
+	}
+	return 0;
+}
 
 static int af_set(struct af_cmd *c, enum af_opt o, const char *kw, __u64 v)
 {
@@ -710,6 +738,23 @@ static int af_add_rate(struct nlmsghdr *n, int type,
 	return 0;
 }
 
+/* A nest of one value per AC, numbered AC + 1, each @width (1 or 2) bytes. */
+static int af_emit_per_ac(struct nlmsghdr *n, int type, const __u16 *v,
+			  int width)
+{
+	struct rtattr *nest = addattr_nest(n, TCA_BUF_MAX, type | NLA_F_NESTED);
+	int i;
+
+	if (!nest)
+		return -1;
+	for (i = 0; i < AIRFAIR_NUM_ACS; i++)
+		if (width == 1 ? addattr8(n, TCA_BUF_MAX, i + 1, v[i]) :
+				 addattr16(n, TCA_BUF_MAX, i + 1, v[i]))
+			return -1;
+	addattr_nest_end(n, nest);
+	return 0;
+}
+
 static int af_emit_station(struct nlmsghdr *n, const struct af_station *s)
 {
 	struct rtattr *nest;
@@ -798,26 +843,22 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			}
 			if (af_set(&c, kw[3] == 'i' ? O_CWMIN : O_CWMAX, kw, v))
 				goto out;
-		} else if (!strcmp(kw, "aifsn")) {
+		} else if (!strcmp(kw, "aifsn") || !strcmp(kw, "txop")) {
+			bool txop = kw[0] == 't';
+			__u64 ac_v[AIRFAIR_NUM_ACS];
 			int ac;
 
-			if (af_set(&c, O_AIFSN, kw, 0))
+			if (af_set(&c, txop ? O_TXOP : O_AIFSN, kw, 0) ||
+			    af_get_per_ac(kw, &argc, &argv, txop,
+					  txop ? 0 : AIRFAIR_AIFSN_MIN,
+					  txop ? AIRFAIR_TXOP_MAX_US :
+						 AIRFAIR_AIFSN_MAX, ac_v))
 				goto out;
 			for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
-				char name[16];
-
-				if (argc < 2) {
-					af_err("aifsn: needs 4 values, VO VI BE BK; %s is missing",
-					       af_ac_names[ac]);
-					goto out;
-				}
-				argc--, argv++;
-				snprintf(name, sizeof(name), "aifsn %s",
-					 af_ac_names[ac]);
-				if (af_get_uint(name, *argv, AIRFAIR_AIFSN_MIN,
-						AIRFAIR_AIFSN_MAX, &v))
-					goto out;
-				c.aifsn[ac] = v;
+				if (txop)
+					c.txop_us[ac] = ac_v[ac];
+				else
+					c.aifsn[ac] = ac_v[ac];
 			}
 		} else if (!strcmp(kw, "retries")) {
 			AF_VALUE();
@@ -1074,18 +1115,11 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		}
 	}
-	if (c.seen[O_AIFSN]) {
-		struct rtattr *ac = addattr_nest(n, TCA_BUF_MAX,
-						 TCA_AIRFAIR_AIFSN | NLA_F_NESTED);
-
-		if (!ac)
-			goto out;
-		for (i = 0; i < AIRFAIR_NUM_ACS; i++)
-			if (addattr8(n, TCA_BUF_MAX, TCA_AIRFAIR_AIFSN_VO + i,
-				     c.aifsn[i]))
-				goto out;
-		addattr_nest_end(n, ac);
-	}
+	if ((c.seen[O_AIFSN] &&
+	     af_emit_per_ac(n, TCA_AIRFAIR_AIFSN, c.aifsn, 1)) ||
+	    (c.seen[O_TXOP] &&
+	     af_emit_per_ac(n, TCA_AIRFAIR_TXOP, c.txop_us, 2)))
+		goto out;
 	for (i = 0; i < c.nsta; i++)
 		if (af_emit_station(n, &c.sta[i]))
 			goto out;
@@ -1411,6 +1445,33 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 					   rta_getattr_u8(n[TCA_AIRFAIR_AIFSN_VO + ac]));
 		close_json_object();
 		print_string(PRINT_FP, NULL, " ", NULL);
+	}
+	if (tb[TCA_AIRFAIR_TXOP]) {
+		struct rtattr *n[TCA_AIRFAIR_TXOP_MAX + 1];
+		int ac;
+
+		__u16 v[AIRFAIR_NUM_ACS] = { 0 };
+		bool any = false;
+
+		parse_rtattr_nested(n, TCA_AIRFAIR_TXOP_MAX, tb[TCA_AIRFAIR_TXOP]);
+		for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+			if (af_attr_ok(n[TCA_AIRFAIR_TXOP_VO + ac], 2))
+				v[ac] = rta_getattr_u16(n[TCA_AIRFAIR_TXOP_VO + ac]);
+			any |= v[ac] != 0;
+		}
+		/* none (the default) is left out of the text */
+		if (any)
+			print_string(PRINT_FP, NULL, "txop", NULL);
+		open_json_object("txop_us");
+		for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+			print_uint(PRINT_JSON, af_ac_names[ac], NULL, v[ac]);
+			if (any)
+				print_string(PRINT_FP, NULL, " %s",
+					     af_fmt_time(v[ac], buf, sizeof(buf)));
+		}
+		close_json_object();
+		if (any)
+			print_string(PRINT_FP, NULL, " ", NULL);
 	}
 	if (af_attr_ok(tb[TCA_AIRFAIR_RETRIES], 1))
 		print_uint(PRINT_ANY, "retries", "retries %u ",

@@ -334,11 +334,27 @@ static void sweep_scalars(void)
 	}
 }
 
+static const struct {
+	int nest, type, len;
+	unsigned long long v;
+	const char *why;
+} per_ac[] = {
+	{ TCA_AIRFAIR_AIFSN, TCA_AIRFAIR_AIFSN_VI, 2, 2, "AIFSN of VI as a u16" },
+	{ TCA_AIRFAIR_AIFSN, TCA_AIRFAIR_AIFSN_VI, 1, AIRFAIR_AIFSN_MAX + 1,
+	  "AIFSN of VI above its maximum" },
+	{ TCA_AIRFAIR_AIFSN, TCA_AIRFAIR_AIFSN_BK + 1, 1, 2,
+	  "AIFSN of an access category that does not exist" },
+	{ TCA_AIRFAIR_TXOP, TCA_AIRFAIR_TXOP_BK, 1, 7, "TXOP of BK as a u8" },
+	{ TCA_AIRFAIR_TXOP, TCA_AIRFAIR_TXOP_BK + 1, 2, 1792,
+	  "TXOP of an access category that does not exist" },
+};
+
 static void sweep_types(void)
 {
 	unsigned char aifsn[AIRFAIR_NUM_ACS + 1] = { 2, 2, 3, 7, 1 };
 	struct nlattr *o, *inner;
 	struct nl_msg *m;
+	size_t i;
 
 	m = request();
 	o = opts_start(m);
@@ -358,29 +374,22 @@ static void sweep_types(void)
 	nla_nest_end(m, o);
 	expect_reject(m, "AIFSN as the u8[4] of earlier versions, not a nest");
 
-	m = request();
-	o = opts_start(m);
-	inner = nla_nest_start(m, TCA_AIRFAIR_AIFSN);
-	put_scalar(m, TCA_AIRFAIR_AIFSN_VI, 2, 2);
-	nla_nest_end(m, inner);
-	nla_nest_end(m, o);
-	expect_reject(m, "AIFSN of VI as a u16");
+	/* the per-AC nests: a value of the wrong width or range, an AC too many */
+	for (i = 0; i < sizeof(per_ac) / sizeof(per_ac[0]); i++) {
+		m = request();
+		o = opts_start(m);
+		inner = nla_nest_start(m, per_ac[i].nest);
+		put_scalar(m, per_ac[i].type, per_ac[i].len, per_ac[i].v);
+		nla_nest_end(m, inner);
+		nla_nest_end(m, o);
+		expect_reject(m, per_ac[i].why);
+	}
 
 	m = request();
 	o = opts_start(m);
-	inner = nla_nest_start(m, TCA_AIRFAIR_AIFSN);
-	nla_put_u8(m, TCA_AIRFAIR_AIFSN_VI, AIRFAIR_AIFSN_MAX + 1);
-	nla_nest_end(m, inner);
+	put_scalar(m, TCA_AIRFAIR_TXOP, 2, 1792);
 	nla_nest_end(m, o);
-	expect_reject(m, "AIFSN of VI above its maximum");
-
-	m = request();
-	o = opts_start(m);
-	inner = nla_nest_start(m, TCA_AIRFAIR_AIFSN);
-	nla_put_u8(m, TCA_AIRFAIR_AIFSN_BK + 1, 2);
-	nla_nest_end(m, inner);
-	nla_nest_end(m, o);
-	expect_reject(m, "AIFSN of an access category that does not exist");
+	expect_reject(m, "TXOP as a u16, not a nest");
 
 	/* TCA_OPTIONS whose payload is not a sequence of attributes */
 	m = request();

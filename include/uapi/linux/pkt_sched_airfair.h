@@ -93,6 +93,20 @@ enum {
 };
 #define TCA_AIRFAIR_AIFSN_MAX (__TCA_AIRFAIR_AIFSN_MAX - 1)
 
+/*
+ * TCA_AIRFAIR_TXOP: one u16 per access category, the TXOP limit in us the
+ * AP's data bursts under (0 = one frame an access); absent ones are kept.
+ */
+enum {
+	TCA_AIRFAIR_TXOP_UNSPEC,
+	TCA_AIRFAIR_TXOP_VO,		/* AIRFAIR_AC_VO + 1, ... */
+	TCA_AIRFAIR_TXOP_VI,
+	TCA_AIRFAIR_TXOP_BE,
+	TCA_AIRFAIR_TXOP_BK,
+	__TCA_AIRFAIR_TXOP_MAX
+};
+#define TCA_AIRFAIR_TXOP_MAX (__TCA_AIRFAIR_TXOP_MAX - 1)
+
 enum {
 	TCA_AIRFAIR_RATE_UNSPEC,
 	TCA_AIRFAIR_RATE_MODE,		/* u8: enum airfair_rate_mode (required) */
@@ -154,6 +168,7 @@ enum airfair_source {
 #define AIRFAIR_SIFS_SLOT_MAX_US	1000
 #define AIRFAIR_AIFSN_MIN		1
 #define AIRFAIR_AIFSN_MAX		15
+#define AIRFAIR_TXOP_MAX_US		65535	/* TCA_AIRFAIR_TXOP_* are u16 */
 #define AIRFAIR_MAX_RETRIES		15
 #define AIRFAIR_UTIL_MIN		1		/* per mille */
 #define AIRFAIR_UTIL_MAX		1000
@@ -221,6 +236,7 @@ enum {
 					 * grants at most
 					 */
 	TCA_AIRFAIR_DEFER_DATA,		/* u8: 0 off, 1 best-effort data in AC_BK */
+	TCA_AIRFAIR_TXOP,		/* nested TCA_AIRFAIR_TXOP_*: u16 us per AC */
 	__TCA_AIRFAIR_MAX
 };
 #define TCA_AIRFAIR_MAX (__TCA_AIRFAIR_MAX - 1)
