@@ -368,6 +368,8 @@ struct airfair_sta {
 	bool has_up_rate;		/* hook: up_rate, up_loss_q16 are its uplink's */
 	bool has_sec_len;		/* hook: sec_len is its key's */
 	u8 sec_len;			/* bytes its key adds to an MPDU */
+	bool has_txop;			/* hook: txop_us are its interface's */
+	u16 txop_us[AIRFAIR_NUM_ACS];	/* the AP's TXOP limits to it */
 	struct tc_airfair_rate up_rate;
 	u32 up_loss_q16;		/* its received frames' Retry share */
 	u8 source;			/* enum airfair_source */

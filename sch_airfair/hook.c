@@ -51,10 +51,11 @@ struct airfair_m80211_report {
 	u32 tx_single[AIRFAIR_NUM_ACS];	/* those of one MPDU (ACK) */
 	u32 tx_ltfs[AIRFAIR_NUM_ACS];	/* their preambles' long training fields */
 	u32 sec_len;			/* bytes its key adds to an MPDU */
+	u32 txop_us[AIRFAIR_NUM_ACS];	/* its interface's TXOP limits */
 };
 
 /* the layout above: ieee80211_tx_report_abi() of a mac80211 it fits */
-#define AIRFAIR_HOOK_ABI	8
+#define AIRFAIR_HOOK_ABI	9
 
 struct airfair_m80211_ops {
 	void (*sta_report)(struct net_device *dev, const u8 *addr,
@@ -92,6 +93,7 @@ struct airfair_hook_update {
 	u32 ppdu_loss;
 	u32 cw_x16;
 	u32 sec_len;
+	u32 txop_us[AIRFAIR_NUM_ACS];
 	struct airfair_told told;
 };
 
@@ -173,6 +175,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	struct airfair_sta_costs costs;
 	struct airfair_sta *sta;
 	bool has_rate, has_up;
+	int i;
 
 	sch_tree_lock(sch);
 	if (!q->stas)
@@ -192,6 +195,7 @@ static void airfair_hook_apply(struct Qdisc *sch,
 			sta->told_valid = false;
 			sta->has_up_rate = false;
 			sta->has_sec_len = false;
+			sta->has_txop = false;
 			sta->source_changed = jiffies;
 			airfair_sta_update_costs(q, sta);
 		}
@@ -226,6 +230,9 @@ static void airfair_hook_apply(struct Qdisc *sch,
 	sta->cw_x16 = min_t(u32, u->cw_x16, U16_MAX);
 	sta->sec_len = min_t(u32, u->sec_len, AIRFAIR_MAX_SEC_LEN);
 	sta->has_sec_len = true;
+	for (i = 0; i < AIRFAIR_NUM_ACS; i++)
+		sta->txop_us[i] = min_t(u32, u->txop_us[i], AIRFAIR_TXOP_MAX_US);
+	sta->has_txop = true;
 	sta->source = AIRFAIR_SRC_HOOK;
 	sta->expected_kbps = u->expected_kbps;
 	sta->pending_us = u->sta_pending_us;
@@ -327,6 +334,7 @@ static void airfair_hook_queue_update(struct net_device *dev, const u8 *addr,
 		u->ppdu_loss = r->ppdu_loss;
 		u->cw_x16 = r->cw_scale;
 		u->sec_len = r->sec_len;
+		memcpy(u->txop_us, r->txop_us, sizeof(u->txop_us));
 		memcpy(u->told.ppdus, r->tx_ppdus, sizeof(u->told.ppdus));
 		memcpy(u->told.windows, r->tx_windows, sizeof(u->told.windows));
 		memcpy(u->told.data, r->tx_data, sizeof(u->told.data));

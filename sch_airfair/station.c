@@ -126,7 +126,8 @@ int airfair_costs_for(const struct airfair_config *c,
 /*
  * The timing a station's frames are priced by: the preset's, whose MAC
  * overhead holds CCMP's bytes, with those its key adds instead where the
- * hook tells them (none on an open network).
+ * hook tells them (none on an open network), and tc's TXOP limits, or the
+ * interface's as the hook tells them.
  */
 static void airfair_sta_timing(const struct airfair_config *c,
 			       const struct airfair_sta *sta,
@@ -135,6 +136,8 @@ static void airfair_sta_timing(const struct airfair_config *c,
 	*t = c->timing;
 	if (sta->has_sec_len)
 		airfair_timing_set_sec_len(t, sta->sec_len);
+	if (sta->has_txop)
+		memcpy(t->txop_us, sta->txop_us, sizeof(t->txop_us));
 }
 
 static u16 airfair_ampdu_mean(u32 x16)
