@@ -60,6 +60,9 @@ FAIR_MEDIUM_BIN=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair
 # station (radio i); station 3 is also rate-capped at 6 Mbit/s (attempts above fail) so
 # that it settles on 6 with a clean link instead of hovering between 6 and 9 at 14 % PER.
 [ -n "${FAIR_MEDIUM_EXTRA+set}" ] || FAIR_MEDIUM_EXTRA=()
+# hostapd.conf lines of the AP's EDCA (a scenario's [hostapd]; FAIR_MEDIUM_EXTRA has the
+# medium's side of them)
+[ -n "${FAIR_HOSTAPD_EXTRA+set}" ] || FAIR_HOSTAPD_EXTRA=()
 FAIR_PING_S=${FAIR_PING_S:-0.5}
 # The PHY: the medium's preset, hostapd's mode and airfair's preset (all 5 GHz)
 FAIR_PHY=${FAIR_PHY:-11a}
@@ -118,7 +121,10 @@ fair_setup() {
 	local ql
 	ql=$(awk '$1 == "queue-limit" {q = $2} END {print q + 0}' "$WIFI_DIR/medium.conf" 2>/dev/null)
 	[ "${ql:-0}" -gt 100 ] && export WIFI_HWSIM_MAX_PENDING=$((2 * ql + 200))
-	WIFI_DILATION=$FAIR_K wifi_setup "$FAIR_NSTA" band=5g mode="$FAIR_MODE" || return 1
+	local hx=""
+	[ ${#FAIR_HOSTAPD_EXTRA[@]} = 0 ] || hx=$(printf '%s\n' "${FAIR_HOSTAPD_EXTRA[@]}")
+	WIFI_HOSTAPD_EXTRA=$hx WIFI_DILATION=$FAIR_K \
+		wifi_setup "$FAIR_NSTA" band=5g mode="$FAIR_MODE" || return 1
 	server_setup "$FAIR_DELAY" || return 1
 	fair_reorder_probe
 	[ -n "${AIRFAIR_MEDIUM_STATS:-}" ] && [ -s "$AIRFAIR_MEDIUM_STATS" ] ||

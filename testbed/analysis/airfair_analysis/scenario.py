@@ -88,6 +88,7 @@ class Scenario:
     runs: List[Run] = field(default_factory=list)
     path: str = ""
     medium: List[str] = field(default_factory=list)   # extra medium config lines
+    hostapd: Dict[str, float] = field(default_factory=dict)  # the AP's EDCA, hostapd's keys
     warmup: int = 4                       # seconds of TCP each way before the runs
     ping_s: float = 0.5                   # real s between a station's pings; 0: none
     variants: Dict[str, tuple] = field(default_factory=dict)  # label -> (qdisc, options)
@@ -213,7 +214,8 @@ def parse(text, name, path=""):
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path or name}: {e}") from None
     top = ("title", "paper", "phy", "dilation", "seconds", "omit", "wired_delay_ms", "ping",
-           "seeds", "qdiscs", "stations", "runs", "published", "medium", "variants", "targets")
+           "seeds", "qdiscs", "stations", "runs", "published", "medium", "hostapd", "variants",
+           "targets")
     _check_keys(name, d, top, ("title", "stations", "runs", "qdiscs"))
     phy = d.get("phy", "11a")
     if phy not in PHYS:
@@ -272,7 +274,9 @@ def parse(text, name, path=""):
         sc.runs.append(Run(rn, dack, _flows(w, r["flows"], len(sc.stations), sc.dilation), qs))
         if not any(sc.runs[-1].flows.values()):
             raise ScenarioError(f"{w}.flows: no station has a flow")
-    sc.medium = _medium(f"{name}.medium", d.get("medium", []), len(sc.stations))
+    sc.hostapd = _hostapd(f"{name}.hostapd", d.get("hostapd", {}))
+    sc.medium = _medium(f"{name}.medium", hostapd_edca(sc.hostapd, len(sc.stations)) +
+                        d.get("medium", []), len(sc.stations))
     _published(sc, d.get("published", {}))
     sc.targets = _targets(sc, d.get("targets", []))
     return sc
@@ -309,6 +313,75 @@ def _medium(where, lines, nsta):
             msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
             raise ScenarioError(f"{where}: the medium refuses it: {msg.split(': ', 2)[-1]}")
     return list(lines)
+
+
+# The AP's EDCA as hostapd.conf sets it: its own queues (tx_queue_dataN_*, N = 0 VO,
+# 1 VI, 2 BE, 3 BK; cwmin/cwmax in slots, burst in ms to 0.1) and the parameters it
+# advertises to the stations in its WMM element (wmm_ac_*; cwmin/cwmax exponents,
+# txop_limit in 32 us). The hwsim radios do not pass EDCA to the medium, so a scenario
+# states it once, here, and the medium gets the same as `edca` lines.
+HOSTAPD_ACS = {"0": "vo", "1": "vi", "2": "be", "3": "bk"}
+HOSTAPD_KEYS = {  # key pattern -> (lo, hi, whole)
+    r"tx_queue_data[0-3]_aifs": (1, 15, True),
+    r"tx_queue_data[0-3]_cw(min|max)": (1, 32767, True),
+    r"tx_queue_data[0-3]_burst": (0, 99.9, False),
+    r"wmm_ac_(vo|vi|be|bk)_aifs": (1, 15, True),
+    r"wmm_ac_(vo|vi|be|bk)_cw(min|max)": (0, 15, True),
+    r"wmm_ac_(vo|vi|be|bk)_txop_limit": (0, 2047, True),
+}
+
+
+def _hostapd(where, d):
+    if not isinstance(d, dict):
+        raise ScenarioError(f"{where}: a table of hostapd.conf EDCA keys = values")
+    out = {}
+    for key, v in d.items():
+        rng = next((r for pat, r in HOSTAPD_KEYS.items() if re.fullmatch(pat, key)), None)
+        if rng is None:
+            raise ScenarioError(f"{where}: '{key}': a scenario may set the AP's EDCA "
+                                "(tx_queue_data[0-3]_{aifs,cwmin,cwmax,burst}, "
+                                "wmm_ac_{vo,vi,be,bk}_{aifs,cwmin,cwmax,txop_limit})")
+        _num(f"{where}.{key}", v, rng[0], rng[1], integer=rng[2])
+        if "_cw" in key and key.startswith("tx_queue") and v & (v + 1):
+            raise ScenarioError(f"{where}.{key}: {v} is not of the form 2^n-1")
+        if key.endswith("_burst") and abs(v * 10 - round(v * 10)) > 1e-9:
+            raise ScenarioError(f"{where}.{key}: {v} ms: hostapd takes 0.1 ms steps")
+        out[key] = v
+    return out
+
+
+def hostapd_txop_us(burst_ms):
+    """The TXOP limit hostapd's tx_queue_dataN_burst gives the driver: the burst in
+    0.1 ms, sent to nl80211 in 32 us units as (burst * 100 + 16) / 32."""
+    return (round(burst_ms * 10) * 100 + 16) // 32 * 32
+
+
+def hostapd_edca(h, nsta):
+    """The medium's `edca` lines for hostapd's EDCA keys: tx_queue_* the AP's radio
+    (0), wmm_ac_* every station's (1..nsta), as their mac80211s would take them."""
+    lines = []
+    for key, v in h.items():
+        m = re.fullmatch(r"tx_queue_data([0-3])_(\w+)", key)
+        if m:
+            ac, what = HOSTAPD_ACS[m.group(1)], m.group(2)
+            val = hostapd_txop_us(v) if what == "burst" else int(v)
+            lines.append(f"edca 0 {ac} {'txop' if what == 'burst' else what} {val}")
+            continue
+        m = re.fullmatch(r"wmm_ac_(vo|vi|be|bk)_(\w+)", key)
+        ac, what = m.group(1), m.group(2)
+        if what in ("cwmin", "cwmax"):
+            val, what = (1 << int(v)) - 1, what
+        elif what == "txop_limit":
+            val, what = int(v) * 32, "txop"
+        else:
+            val, what = int(v), "aifsn"
+        lines += [f"edca {i} {ac} {what} {val}" for i in range(1, nsta + 1)]
+    return lines
+
+
+def hostapd_lines(h):
+    """The same keys as hostapd.conf lines (testbed/scenarios/fairness.sh adds them)."""
+    return [f"{k}={v:g}" for k, v in h.items()]
 
 
 # What a [published] table may hold: metric -> what it is (docs/results.md prints it).
@@ -406,6 +479,7 @@ def plan_sh(sc, seed):
              "FAIR_LINK=(\"\" " + " ".join(q(sc.link(i)) for i in range(1, len(sc.stations) + 1)) + ")",
              "SCEN_RUNS=(" + " ".join(r.name for r in sc.runs) + ")",
              "FAIR_MEDIUM_EXTRA=(" + " ".join(q(x) for x in sc.medium) + ")",
+             "FAIR_HOSTAPD_EXTRA=(" + " ".join(q(x) for x in hostapd_lines(sc.hostapd)) + ")",
              # the guest's time limit: every run under every qdisc, set-up and drains
              f"SCEN_BUDGET_S={300 + sum(len(r.qdiscs) for r in sc.runs) * (sc.seconds + sc.omit + 60)}"]
     for r in sc.runs:
