@@ -11,7 +11,7 @@
 #   its flow is bulk, not sparse: with defer-data almost all the AP's frames go in BK,
 #   with no-defer-data none; and the station's cost per frame (class stats: a static
 #   54 Mbit/s station without loss) differs by BK's four extra AIFS slots, 36 us at
-#   802.11g's 9 us slot.
+#   802.11g's 9 us slot; with `txop` in BK it shares a burst's access (tc-airfair(8)).
 . "$(dirname "$0")/lib.sh"
 
 MEDIUM=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
@@ -24,7 +24,7 @@ require_cmd tc iw hostapd wpa_supplicant iperf3 jq
 require_module mac80211_hwsim
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
-ktap_set_plan 6
+ktap_set_plan 7
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -104,5 +104,26 @@ if [ "$d" = 36000 ]; then
 	ktap_test_pass "defer-data charges a frame AC_BK's AIFS: 36000 ns more per attempt"
 else
 	ktap_test_fail "defer-data: cost a ${cost[defer-data]} ns against ${cost[no-defer-data]} ns without (want 36000 ns more)"
+fi
+
+# A TXOP for the AP's deferred data: five 54 Mbit/s frames fill 1792 us, each pays a
+# fifth of AIFS_BK + CWmin/2 slots and four fifths of a SIFS, (73 + 67.5 - 10) * 4/5
+# = 104.4 us less; one in BE's TXOP changes nothing in BK.
+txop_cost() {
+	tc qdisc replace dev "$AP_IF" root airfair 11g defer-data txop "$@" \
+		station "${STA_MAC[1]}" rate 54mbit || return 1
+	tc -j -s class show dev "$AP_IF" | grep '^{' |
+		jq -r --arg m "${STA_MAC[1]}" 'select(.station.addr == $m) | .station.cost_a_ns'
+}
+c_bk=$(txop_cost 0 0 0 1792us) c_be=$(txop_cost 0 0 1792us 0)
+d=$(awk -v a="${cost[defer-data]:-0}" -v b="${c_bk:-0}" 'BEGIN {print a - b}')
+src=$(tc -j -s class show dev "$AP_IF" | grep '^{' |
+	jq -r --arg m "${STA_MAC[1]}" 'select(.station.addr == $m) | .station.source')
+if [ "$src" = hook ]; then
+	ktap_test_skip "txop from tc" "the mac80211 hook's TXOP limits replace tc's (hook_txop.sh)"
+elif [ "$d" = 104400 ] && [ "$c_be" = "${cost[defer-data]}" ]; then
+	ktap_test_pass "txop 1792us in BK: a deferred frame costs 104400 ns less; in BE: the same"
+else
+	ktap_test_fail "txop: cost a ${c_bk:-?} ns in BK, ${c_be:-?} ns in BE, against ${cost[defer-data]} ns (want 104400 ns less, the same)"
 fi
 ktap_finished

@@ -12,8 +12,7 @@ ktap_header
 require_root
 require_cmd tc iw hostapd wpa_supplicant jq
 require_module mac80211_hwsim
-grep -qw ieee80211_tx_report_register /proc/kallsyms ||
-	ktap_skip_all "mac80211 without the TX report hook (boot with --modules build/$(uname -r)/mac80211)"
+require_hook
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 ktap_set_plan 6
 

@@ -20,8 +20,7 @@ require_root
 require_cmd tc iw jq ping
 [ -x "$MLD_AP" ] || ktap_skip_all "helper $MLD_AP not built (make selftest-helpers)"
 require_module mac80211
-grep -qw ieee80211_tx_report_register /proc/kallsyms ||
-	ktap_skip_all "mac80211 without the TX report hook (boot with --modules build/$(uname -r)/mac80211)"
+require_hook
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 
 if [ -d /sys/module/mac80211_hwsim ]; then

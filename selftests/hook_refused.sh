@@ -25,8 +25,7 @@ require_root
 require_cmd tc iw hostapd wpa_supplicant iperf3 jq
 require_module mac80211_hwsim
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
-grep -qw ieee80211_tx_report_register /proc/kallsyms ||
-	ktap_skip_all "mac80211 without the TX report hook (vm/run.sh --modules build/KVER/mac80211)"
+require_hook
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 for _ in $(seq 20); do dmesg | grep -q 'bound to the mac80211 TX report hook' && break; sleep 0.1; done
 ktap_set_plan 5

@@ -185,6 +185,12 @@ require_module() {
 	done
 }
 
+# The patched mac80211 with the TX report hook (mac80211-patches/), or SKIP.
+require_hook() {
+	grep -qw ieee80211_tx_report_register /proc/kallsyms ||
+		ktap_skip_all "mac80211 without the TX report hook (boot with --modules build/$(uname -r)/mac80211)"
+}
+
 # airfair-feeder under test ($AIRFAIR_FEEDER_BIN, else this tree's build); a test that
 # starts it in the background keeps its pid in FEEDER_PID for feeder_stop.
 FEEDER=${AIRFAIR_FEEDER_BIN:-$AIRFAIR_REPO/build/tools/airfair-feeder}
