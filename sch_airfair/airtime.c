@@ -1036,7 +1036,7 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	struct af_frame f;
 	u64 ack_ns, v;
 	u32 kbps;
-	int err, i;
+	int err;
 
 	if (!out || !delack || !mss || (unsigned int)model >= __AIRFAIR_MODEL_MAX)
 		return -EINVAL;
@@ -1069,12 +1069,14 @@ int airfair_sta_costs(const struct airfair_timing *t,
 	 * received) each pay an access of their own.
 	 */
 	st = *t;
-	for (i = 0; i < AIRFAIR_NUM_ACS; i++)
-		st.txop_us[i] = 0;
-	err = af_affine_cost(&st, r, loss_q16, ppdu_loss_q16, ac, ampdu_x16,
-			     up_len, &out->up);
-	if (err)
-		return err;
+	st.txop_us[ac] = 0;
+	out->up = out->data;
+	if (t->txop_us[ac]) {
+		err = af_affine_cost(&st, r, loss_q16, ppdu_loss_q16, ac,
+				     ampdu_x16, up_len, &out->up);
+		if (err)
+			return err;
+	}
 
 	/* Eq. 7: the station's TCP ACK, at our rate to it, every d segments */
 	ack_ns = airfair_frame_split_ns(&st, r, AIRFAIR_P_TCP_ACK_LEN, loss_q16,

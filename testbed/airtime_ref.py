@@ -310,7 +310,7 @@ def _psdu(t, f, length):
 def txop_saving(t, f, ac, ppdu):
     """What a first attempt saves of AIFS + backoff when bursts of PPDUs
     of `ppdu` ns fill the AC's TXOP (one access, SIFS between frames)."""
-    txop = t.get('txop_us', [0] * 4)[ac] * 1e3
+    txop = t['txop_us'][ac] * 1e3
     if not txop:
         return 0.0
     n = int((txop + f['sifs']) // (ppdu + 2 * f['sifs'] + f['resp']))
