@@ -356,26 +356,29 @@ def hostapd_txop_us(burst_ms):
     return (round(burst_ms * 10) * 100 + 16) // 32 * 32
 
 
+# hostapd's key suffix -> the medium's edca word and its value: the AP's own queues
+# (tx_queue_*: slots, and the burst in ms) and what it advertises (wmm_ac_*: exponents,
+# and the TXOP in 32 us)
+HOSTAPD_TO_MEDIUM = {
+    "tx_queue": {"aifs": ("aifsn", int), "cwmin": ("cwmin", int), "cwmax": ("cwmax", int),
+                 "burst": ("txop", hostapd_txop_us)},
+    "wmm_ac": {"aifs": ("aifsn", int), "cwmin": ("cwmin", lambda v: (1 << int(v)) - 1),
+               "cwmax": ("cwmax", lambda v: (1 << int(v)) - 1),
+               "txop_limit": ("txop", lambda v: int(v) * 32)},
+}
+
+
 def hostapd_edca(h, nsta):
     """The medium's `edca` lines for hostapd's EDCA keys: tx_queue_* the AP's radio
     (0), wmm_ac_* every station's (1..nsta), as their mac80211s would take them."""
     lines = []
     for key, v in h.items():
-        m = re.fullmatch(r"tx_queue_data([0-3])_(\w+)", key)
-        if m:
-            ac, what = HOSTAPD_ACS[m.group(1)], m.group(2)
-            val = hostapd_txop_us(v) if what == "burst" else int(v)
-            lines.append(f"edca 0 {ac} {'txop' if what == 'burst' else what} {val}")
-            continue
-        m = re.fullmatch(r"wmm_ac_(vo|vi|be|bk)_(\w+)", key)
-        ac, what = m.group(1), m.group(2)
-        if what in ("cwmin", "cwmax"):
-            val, what = (1 << int(v)) - 1, what
-        elif what == "txop_limit":
-            val, what = int(v) * 32, "txop"
-        else:
-            val, what = int(v), "aifsn"
-        lines += [f"edca {i} {ac} {what} {val}" for i in range(1, nsta + 1)]
+        m = re.fullmatch(r"(tx_queue)_data([0-3])_(\w+)|(wmm_ac)_(vo|vi|be|bk)_(\w+)", key)
+        side, ac, what = (m.group(1), HOSTAPD_ACS[m.group(2)], m.group(3)) if m.group(1) \
+            else (m.group(4), m.group(5), m.group(6))
+        word, conv = HOSTAPD_TO_MEDIUM[side][what]
+        radios = [0] if side == "tx_queue" else range(1, nsta + 1)
+        lines += [f"edca {i} {ac} {word} {conv(v)}" for i in radios]
     return lines
 
 

@@ -103,17 +103,19 @@ class Scenario(unittest.TestCase):
         """[hostapd]: the AP's EDCA as hostapd.conf lines and the same as the medium's
         edca lines (its own queues on radio 0, what it advertises on every station)."""
         h = ("\n[hostapd]\ntx_queue_data3_burst = 1.8\ntx_queue_data2_cwmax = 1023\n"
+             "tx_queue_data3_aifs = 6\n"
              "wmm_ac_be_aifs = 2\nwmm_ac_be_cwmin = 5\nwmm_ac_vo_txop_limit = 47\n")
         sc = parse(GOOD + h, "t")
-        self.assertEqual(sc.medium[:7], [
-            "edca 0 bk txop 1792", "edca 0 be cwmax 1023",
+        self.assertEqual(sc.medium[:8], [
+            "edca 0 bk txop 1792", "edca 0 be cwmax 1023", "edca 0 bk aifsn 6",
             "edca 1 be aifsn 2", "edca 2 be aifsn 2", "edca 1 be cwmin 31", "edca 2 be cwmin 31",
             "edca 1 vo txop 1504"])
         self.assertEqual(sc.medium[-1], "edca 0 be txop 0")     # the scenario's own last
         res = subprocess.run(["bash", "-c", plan_sh(sc, 3) + 'printf "%s#" "${FAIR_HOSTAPD_EXTRA[@]}"'],
                              capture_output=True, text=True, check=True)
         self.assertEqual(res.stdout.split("#")[:-1],
-                         ["tx_queue_data3_burst=1.8", "tx_queue_data2_cwmax=1023", "wmm_ac_be_aifs=2",
+                         ["tx_queue_data3_burst=1.8", "tx_queue_data2_cwmax=1023", "tx_queue_data3_aifs=6",
+                          "wmm_ac_be_aifs=2",
                           "wmm_ac_be_cwmin=5", "wmm_ac_vo_txop_limit=47"])
         for bad, msg in (("ht_capab = 1", "may set the AP's EDCA"),
                          ("tx_queue_data4_aifs = 2", "may set the AP's EDCA"),
