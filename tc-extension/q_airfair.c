@@ -845,6 +845,7 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				goto out;
 		} else if (!strcmp(kw, "aifsn") || !strcmp(kw, "txop")) {
 			bool txop = kw[0] == 't';
+			__u16 *dst = txop ? c.txop_us : c.aifsn;
 			__u64 ac_v[AIRFAIR_NUM_ACS];
 			int ac;
 
@@ -854,12 +855,8 @@ static int airfair_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 					  txop ? AIRFAIR_TXOP_MAX_US :
 						 AIRFAIR_AIFSN_MAX, ac_v))
 				goto out;
-			for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
-				if (txop)
-					c.txop_us[ac] = ac_v[ac];
-				else
-					c.aifsn[ac] = ac_v[ac];
-			}
+			for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+				dst[ac] = ac_v[ac];
 		} else if (!strcmp(kw, "retries")) {
 			AF_VALUE();
 			if (af_get_uint(kw, *argv, 0, AIRFAIR_MAX_RETRIES, &v) ||
@@ -1448,10 +1445,9 @@ static int airfair_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	}
 	if (tb[TCA_AIRFAIR_TXOP]) {
 		struct rtattr *n[TCA_AIRFAIR_TXOP_MAX + 1];
-		int ac;
-
 		__u16 v[AIRFAIR_NUM_ACS] = { 0 };
 		bool any = false;
+		int ac;
 
 		parse_rtattr_nested(n, TCA_AIRFAIR_TXOP_MAX, tb[TCA_AIRFAIR_TXOP]);
 		for (ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
