@@ -38,6 +38,11 @@ fi
 ktap_test_pass "medium, AP and one station up"
 
 declare -A share cost
+# sta1 KEY: one field of station 1's class statistics
+sta1() {
+	tc -j -s class show dev "$AP_IF" | grep '^{' |
+		jq -r --arg m "${STA_MAC[1]}" --arg k "$1" 'select(.station.addr == $m) | .station[$k]'
+}
 # ac_run OPTION up|down AC [TC OPTIONS]: airfair with OPTION, a TCP flow that way; the
 # share of the AP's frames to sta1 that went in AC (vo or bk) -> share[OPTION], the
 # station's cost a (ns) -> cost[OPTION]
@@ -58,8 +63,7 @@ ac_run() {
 	all=$((vo1 - vo0 + vi1 - vi0 + be1 - be0 + bk1 - bk0))
 	case $ac in vo) n=$((vo1 - vo0)) ;; bk) n=$((bk1 - bk0)) ;; esac
 	share[$opt]=$(awk -v n=$n -v a=$all 'BEGIN {printf "%.3f", a ? n / a : 0}')
-	cost[$opt]=$(tc -j -s class show dev "$AP_IF" | grep '^{' |
-		jq -r --arg m "${STA_MAC[1]}" 'select(.station.addr == $m) | .station.cost_a_ns')
+	cost[$opt]=$(sta1 cost_a_ns)
 	ktap_diag "$opt: $dir $gp Mbit/s; AP->sta1 frames in the medium: vo $((vo1 - vo0)) vi $((vi1 - vi0)) be $((be1 - be0)) bk $((bk1 - bk0)) (${ac^^} share ${share[$opt]}); cost a ${cost[$opt]} ns"
 }
 
@@ -112,14 +116,11 @@ fi
 txop_cost() {
 	tc qdisc replace dev "$AP_IF" root airfair 11g defer-data txop "$@" \
 		station "${STA_MAC[1]}" rate 54mbit || return 1
-	tc -j -s class show dev "$AP_IF" | grep '^{' |
-		jq -r --arg m "${STA_MAC[1]}" 'select(.station.addr == $m) | .station.cost_a_ns'
+	sta1 cost_a_ns
 }
 c_bk=$(txop_cost 0 0 0 1792us) c_be=$(txop_cost 0 0 1792us 0)
 d=$(awk -v a="${cost[defer-data]:-0}" -v b="${c_bk:-0}" 'BEGIN {print a - b}')
-src=$(tc -j -s class show dev "$AP_IF" | grep '^{' |
-	jq -r --arg m "${STA_MAC[1]}" 'select(.station.addr == $m) | .station.source')
-if [ "$src" = hook ]; then
+if [ "$(sta1 source)" = hook ]; then
 	ktap_test_skip "txop from tc" "the mac80211 hook's TXOP limits replace tc's (hook_txop.sh)"
 elif [ "$d" = 104400 ] && [ "$c_be" = "${cost[defer-data]}" ]; then
 	ktap_test_pass "txop 1792us in BK: a deferred frame costs 104400 ns less; in BE: the same"
