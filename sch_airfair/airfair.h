@@ -246,6 +246,7 @@ struct airfair_rtt_ent {
 	u32 ts_val[2];
 	u32 last_tsval[2];
 	bool ts_queued;			/* the timed egress packet is still here */
+	bool ts_data;			/* and it carried data */
 	/*
 	 * Half round trips, indexed by the direction of the packet that
 	 * starts them: [EGRESS] AP -> station -> AP, [INGRESS] AP -> server
@@ -272,6 +273,9 @@ struct airfair_rtt {
 	u32 samples;
 	u32 untracked;			/* new flows that found no room */
 	struct airfair_wmin air_floor;	/* least AP -> station -> AP half */
+	/* timestamp echoes' AP -> station -> AP halves over their minimum */
+	u32 below_min_us;		/* the least since it was last taken */
+	u32 below_samples;		/* samples behind it */
 	bool hooked;
 	struct packet_type pt;		/* receive tap on the qdisc's device */
 };
@@ -447,6 +451,10 @@ struct airfair_sched {
 	u64 auto_epoch_ns;		/* start of the current interval */
 	u64 auto_epoch_air;		/* airtime_ns then */
 	u32 auto_rate_q16[AIRFAIR_UTIL_AUTO_WIN];	/* charged air per real time */
+	/* without the hook: the queue below, as the timed flows saw it */
+	u32 below_us;			/* its least excess, last look */
+	u32 below_cuts;			/* times the grant was cut for it */
+	bool below_standing;		/* over the target at the last look */
 	u32 phy_pending_us;		/* last reported by the hook */
 
 	/* pending-limit auto (qdisc.c, airfair_pending_adapt) */
@@ -558,6 +566,7 @@ void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 			struct airfair_rtt_seen *seen,
 			struct airfair_upload_seen *up);
 void airfair_rtt_dequeued(struct airfair_sched *q, u32 hash);
+u32 airfair_rtt_below_take(struct airfair_sched *q, u32 *min_us);
 
 /* hook.c: the optional mac80211 TX report hook (docs/mac80211-hook.md) */
 void airfair_hook_init(void);

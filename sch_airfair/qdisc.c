@@ -831,7 +831,8 @@ static bool airfair_meter_interval_over(const struct airfair_sched *q,
 static u32 airfair_meter_startup_gain(struct airfair_sched *q, u32 best,
 				      bool demand_limited)
 {
-	if (!q->auto_startup && best < q->auto_startup_q16 / 2) {
+	if (!q->auto_startup && best < q->auto_startup_q16 / 2 &&
+	    !q->below_standing) {
 		q->auto_startup = true;
 		q->auto_startup_q16 = best;
 		q->auto_flat = 0;
@@ -852,12 +853,34 @@ static u32 airfair_meter_startup_gain(struct airfair_sched *q, u32 best,
 	return AIRFAIR_UTIL_AUTO_STARTUP_GAIN_Q8;
 }
 
+/*
+ * Without the hook's backpressure (a stock mac80211) nothing below refuses a
+ * packet: mac80211's queues take all the grant lets through, so the rate
+ * this qdisc measures is its own grant and the probes raise it without end,
+ * while the backlog, and the order it goes out in, moves below. What says
+ * the grant is over the air's rate is the delay the timed TCP downloads see
+ * below the qdisc (rtt.c, airfair_rtt_below): when even the least of an
+ * interval's samples waited there longer than the AQM target, the queue
+ * below holds more than the radio needs to stay busy. True if so (the
+ * grant is to be cut); no samples, no change.
+ */
+static bool airfair_queue_below_full(struct airfair_sched *q)
+{
+	u32 us;
+
+	if (airfair_hook_backpressure(q) || !airfair_rtt_below_take(q, &us))
+		return false;
+	q->below_us = us;
+	q->below_standing = us > q->cfg.target_us;
+	return q->below_standing;
+}
+
 static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 {
 	u64 elapsed = now - q->auto_epoch_ns, used, best = 0;
-	bool grant_limited, demand_limited, contended;
+	bool grant_limited, demand_limited, contended, full;
+	u32 gain, rate;
 	s64 saved;
-	u32 gain;
 	int i;
 
 	/* every dequeue comes here: nothing before this test */
@@ -872,7 +895,13 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	 */
 	grant_limited = q->auto_metered && !q->auto_air_full &&
 			airfair_hook_backpressure(q);
-	demand_limited = (q->auto_emptied || grant_limited) && !q->auto_upload;
+	/*
+	 * With a queue standing below, a queue here that ran empty says the
+	 * backlog moved there, not that the demand fell short.
+	 */
+	full = airfair_queue_below_full(q);
+	demand_limited = (q->auto_emptied || grant_limited) &&
+			 !q->auto_upload && !q->below_standing;
 	contended = q->auto_stations > 1 && !demand_limited &&
 		    (airfair_uploads_seen(q) || !airfair_hook_backpressure(q));
 	saved = max_t(s64, q->auto_epoch_tokens, 0);
@@ -901,16 +930,35 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	 * interval's grant is then about one burst.
 	 */
 	used = min_t(u64, used, ((elapsed * q->util_q16) >> 16) + saved);
-	q->auto_rate_q16[q->auto_slot] = min_t(u64, div64_u64(used << 16, elapsed),
-					       q->util_auto_max_q16);
+	rate = min_t(u64, div64_u64(used << 16, elapsed), q->util_auto_max_q16);
+	if (full) {
+		/*
+		 * Part of what went through went into the queue below, not
+		 * onto the air: no sample kept may read above 7/8 of this
+		 * one, startup ends, and the cycle starts again from its
+		 * drain, with no probe while the queue stands.
+		 */
+		rate -= rate / 8;
+		for (i = 0; i < AIRFAIR_UTIL_AUTO_WIN; i++)
+			q->auto_rate_q16[i] = min(q->auto_rate_q16[i], rate);
+		q->auto_startup = false;
+		q->auto_startup_q16 = rate;
+		q->auto_phase = 0;
+		q->below_cuts++;
+	}
+	q->auto_rate_q16[q->auto_slot] = rate;
 	q->auto_slot = (q->auto_slot + 1) % AIRFAIR_UTIL_AUTO_WIN;
 	for (i = 0; i < AIRFAIR_UTIL_AUTO_WIN; i++)
 		best = max_t(u64, best, q->auto_rate_q16[i]);
 	q->auto_best_q16 = best;
-	q->auto_phase = (q->auto_phase + 1) % ARRAY_SIZE(airfair_auto_gain_q8);
+	if (!full)
+		q->auto_phase = (q->auto_phase + 1) %
+				ARRAY_SIZE(airfair_auto_gain_q8);
 	/* one station alone has no one to share with: never hold it under */
 	gain = airfair_meter_startup_gain(q, best, demand_limited) ?:
 	       airfair_auto_gain_q8[contended ? q->auto_phase : 0];
+	if (q->below_standing)
+		gain = min_t(u32, gain, 224);
 	q->util_q16 = clamp_t(u64, (best * gain) >> 8,
 			      min_t(u32, AIRFAIR_UTIL_AUTO_MIN_Q16,
 				    q->util_auto_max_q16),
@@ -1777,6 +1825,7 @@ static void airfair_apply_config(struct Qdisc *sch)
 		q->auto_startup = true;
 		q->auto_startup_q16 = 0;
 		q->auto_flat = 0;
+		q->below_standing = false;
 		q->auto_epoch_tokens = q->tokens_ns;
 		q->auto_epoch_ns = ktime_get_ns();
 		q->auto_epoch_air = q->airtime_ns;
@@ -2015,7 +2064,7 @@ struct airfair_stats_snap {
 	u32 drop_ackfilter, ecn_mark, meter_stalls, pending_stalls;
 	u32 window_clamps, sta_overflow, memory_used, new_flows;
 	u32 pending_limit, pending_underruns, pending_stale, utilisation;
-	u32 cap_stalls;
+	u32 cap_stalls, queue_below, below_cuts;
 };
 
 static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
@@ -2048,6 +2097,8 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		.pending_stale = q->pend_stale,
 		.utilisation = q->util_q16,
 		.cap_stalls = q->cap_stalls,
+		.queue_below = q->below_us,
+		.below_cuts = q->below_cuts,
 	};
 	sch_tree_unlock(sch);
 
@@ -2073,6 +2124,8 @@ static int airfair_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_PENDING_STALE, n.pending_stale) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_UTILISATION, n.utilisation) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_CAP_STALLS, n.cap_stalls) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_QUEUE_BELOW, n.queue_below) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_BELOW_CUTS, n.below_cuts) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_WINDOW_CLAMPS, n.window_clamps) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_STA_OVERFLOW, n.sta_overflow) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_STATS_MEMORY_USED, n.memory_used) ||

@@ -128,13 +128,14 @@ static u32 airfair_wmin_get(const struct airfair_wmin *w)
 	return min(w->cur, w->prev);
 }
 
-static void airfair_rtt_sample(struct airfair_rtt *r, struct airfair_rtt_ent *e,
-			       int half, u64 ns, unsigned long now)
+/* The sample in us (0: none taken, too long). */
+static u32 airfair_rtt_sample(struct airfair_rtt *r, struct airfair_rtt_ent *e,
+			      int half, u64 ns, unsigned long now)
 {
 	u32 us;
 
 	if (ns > AIRFAIR_RTT_MAX_NS)
-		return;
+		return 0;
 	us = max_t(u32, div_u64(ns, NSEC_PER_USEC), 1);
 	airfair_wmin_add(&e->half[half], us, now);
 	if (half == AIRFAIR_RTT_EGRESS)
@@ -142,6 +143,28 @@ static void airfair_rtt_sample(struct airfair_rtt *r, struct airfair_rtt_ent *e,
 	if (e->nr_samples[half] < AIRFAIR_RTT_FULL_WEIGHT)
 		e->nr_samples[half]++;
 	r->samples++;
+	return us;
+}
+
+/*
+ * The queue below the qdisc as a flow saw it: by how much its AP -> station
+ * -> AP half, timed from dequeue, exceeds the flow's windowed minimum. The
+ * least excess over a meter interval, of all flows, is what every one of
+ * them waited on top of its path: the standing queue below airfair, which
+ * a stock mac80211 takes without limit (qdisc.c, airfair_meter_adapt).
+ * Timestamp echoes of data only: a handshake's halves are timed from
+ * enqueue, and a pure ACK's echo comes with the next data its station
+ * sends, after whatever that station has queued itself (an upload's own
+ * backlog, which holding the AP's grant down would not drain).
+ */
+static void airfair_rtt_below(struct airfair_rtt *r,
+			      const struct airfair_rtt_ent *e, u32 us)
+{
+	u32 excess = us - airfair_wmin_get(&e->half[AIRFAIR_RTT_EGRESS]);
+
+	r->below_min_us = r->below_samples ? min(r->below_min_us, excess) :
+			  excess;
+	r->below_samples++;
 }
 
 static u32 airfair_rtt_of(const struct airfair_rtt_ent *e)
@@ -241,7 +264,11 @@ static bool airfair_rtt_tstamp(struct airfair_rtt *r, struct airfair_rtt_ent *e,
 	/* Does this echo what went the other way? TSecr is only valid with ACK. */
 	if (th->ack && e->ts_ns[other]) {
 		if (o->tsecr == e->ts_val[other]) {
-			airfair_rtt_sample(r, e, other, ns - e->ts_ns[other], now);
+			u32 us = airfair_rtt_sample(r, e, other,
+						    ns - e->ts_ns[other], now);
+
+			if (us && other == AIRFAIR_RTT_EGRESS && e->ts_data)
+				airfair_rtt_below(r, e, us);
 			e->ts_ns[other] = 0;
 		} else if (after(o->tsecr, e->ts_val[other])) {
 			e->ts_ns[other] = 0;	/* its echo went past us */
@@ -354,8 +381,10 @@ void airfair_rtt_egress(struct airfair_sched *q, u32 hash, const u8 *sta_addr,
 	e = airfair_rtt_track(r, hash, th, o, AIRFAIR_RTT_EGRESS, true,
 			      &seen->timed);
 	if (e) {
-		if (seen->timed)
+		if (seen->timed) {
 			e->ts_queued = true;
+			e->ts_data = seg;
+		}
 		seen->rtt_us = airfair_rtt_of(e);
 		seen->path_rtt_us = airfair_rtt_path(r, e);
 		seen->weight = min(e->nr_samples[AIRFAIR_RTT_EGRESS],
@@ -393,6 +422,26 @@ void airfair_rtt_dequeued(struct airfair_sched *q, u32 hash)
 	if (e)
 		e->ts_queued = false;
 	spin_unlock_bh(&r->lock);
+}
+
+/*
+ * The least excess of the timestamp echoes since the last call (*@min_us),
+ * and the samples behind it, 0 if none. Under the root lock, once per meter
+ * interval.
+ */
+u32 airfair_rtt_below_take(struct airfair_sched *q, u32 *min_us)
+{
+	struct airfair_rtt *r = &q->rtt;
+	u32 n;
+
+	if (!r->ents)
+		return 0;
+	spin_lock_bh(&r->lock);
+	n = r->below_samples;
+	*min_us = r->below_min_us;
+	r->below_samples = 0;
+	spin_unlock_bh(&r->lock);
+	return n;
 }
 
 /*

@@ -1701,6 +1701,8 @@ static const struct af_stat af_gstats[] = {
 	{ TCA_AIRFAIR_STATS_PENDING_STALE, 32, "pending_stale",	 "pending_stale" },
 	{ TCA_AIRFAIR_STATS_UTILISATION,   32, "utilisation_q16", "utilisation(/65536)" },
 	{ TCA_AIRFAIR_STATS_CAP_STALLS,	   32, "cap_stalls",	 "cap_stalls" },
+	{ TCA_AIRFAIR_STATS_QUEUE_BELOW,   32, "queue_below_us", "queue_below(us)" },
+	{ TCA_AIRFAIR_STATS_BELOW_CUTS,	   32, "below_cuts",	 "below_cuts" },
 	{ TCA_AIRFAIR_STATS_WINDOW_CLAMPS, 32, "window_clamps",	 "window_clamps" },
 	{ TCA_AIRFAIR_STATS_STA_OVERFLOW,  32, "sta_overflow",	 "sta_overflow" },
 	{ TCA_AIRFAIR_STATS_RTT_SAMPLES,   32, "rtt_samples",	 "rtt_samples" },

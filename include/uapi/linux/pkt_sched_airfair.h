@@ -291,6 +291,14 @@ enum {
 						 * station with packets was an upload
 						 * over its share of the grant
 						 */
+	TCA_AIRFAIR_STATS_QUEUE_BELOW,		/* u32: us the timed TCP downloads waited
+						 * below the qdisc in the last meter
+						 * interval (utilisation auto without
+						 * the hook's backpressure)
+						 */
+	TCA_AIRFAIR_STATS_BELOW_CUTS,		/* u32: meter intervals whose grant was
+						 * cut for the queue below
+						 */
 	__TCA_AIRFAIR_STATS_MAX
 };
 #define TCA_AIRFAIR_STATS_MAX (__TCA_AIRFAIR_STATS_MAX - 1)
