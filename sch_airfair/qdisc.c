@@ -862,12 +862,15 @@ static u32 airfair_meter_startup_gain(struct airfair_sched *q, u32 best,
  * below the qdisc (rtt.c, airfair_rtt_below): when even the least of an
  * interval's samples waited there longer than the AQM target, the queue
  * below holds more than the radio needs to stay busy. True if so (the
- * grant is to be cut); no samples, no change.
+ * grant is to be cut). An interval with no samples shows no queue: the
+ * grant held down for one it saw last would stay there once the flows it
+ * starved stopped sending, with nothing left to say it drained.
  */
 static bool airfair_queue_below_full(struct airfair_sched *q)
 {
 	u32 us;
 
+	q->below_standing = false;
 	if (airfair_hook_backpressure(q) || !airfair_rtt_below_take(q, &us))
 		return false;
 	q->below_us = us;
