@@ -862,26 +862,17 @@ static u32 airfair_meter_startup_gain(struct airfair_sched *q, u32 best,
  * below the qdisc (rtt.c, airfair_rtt_below): when even the least of an
  * interval's samples waited there longer than the AQM target, the queue
  * below holds more than the radio needs to stay busy. True if so (the
- * grant is to be cut). What the last look saw stands until an AQM
- * interval passes with no samples: held longer, a grant held down for a
- * queue would stay there once the flows it starved stopped sending, with
- * nothing left to say the queue drained.
+ * grant is to be cut). An interval with no samples shows no queue: the
+ * grant held down for one it saw last would stay there once the flows it
+ * starved stopped sending, with nothing left to say it drained.
  */
-static bool airfair_queue_below_full(struct airfair_sched *q, u64 now)
+static bool airfair_queue_below_full(struct airfair_sched *q)
 {
 	u32 us;
 
-	if (airfair_hook_backpressure(q)) {
-		q->below_standing = false;
+	q->below_standing = false;
+	if (airfair_hook_backpressure(q) || !airfair_rtt_below_take(q, &us))
 		return false;
-	}
-	if (!airfair_rtt_below_take(q, &us)) {
-		if (now - q->below_seen_ns >
-		    (u64)q->cfg.interval_us * NSEC_PER_USEC)
-			q->below_standing = false;
-		return false;
-	}
-	q->below_seen_ns = now;
 	q->below_us = us;
 	q->below_standing = us > q->cfg.target_us;
 	return q->below_standing;
@@ -911,7 +902,7 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	 * With a queue standing below, a queue here that ran empty says the
 	 * backlog moved there, not that the demand fell short.
 	 */
-	full = airfair_queue_below_full(q, now);
+	full = airfair_queue_below_full(q);
 	demand_limited = (q->auto_emptied || grant_limited) &&
 			 !q->auto_upload && !q->below_standing;
 	contended = q->auto_stations > 1 && !demand_limited &&

@@ -77,7 +77,6 @@
 #include "airfair.h"
 
 #define AIRFAIR_RTT_WIN		(10 * HZ)	/* windowed minimum */
-#define AIRFAIR_RTT_BELOW_WEIGHT	16	/* egress samples: a transfer's */
 #define AIRFAIR_RTT_MAX_NS	(5 * NSEC_PER_SEC)	/* longer: no sample */
 #define AIRFAIR_RTT_IDLE	(2 * HZ)	/* a record this idle may be reused */
 #define AIRFAIR_RTT_PER_STA	8
@@ -156,12 +155,7 @@ static u32 airfair_rtt_sample(struct airfair_rtt *r, struct airfair_rtt_ent *e,
  * Timestamp echoes of data only: a handshake's halves are timed from
  * enqueue, and a pure ACK's echo comes with the next data its station
  * sends, after whatever that station has queued itself (an upload's own
- * backlog, which holding the AP's grant down would not drain). And only
- * of flows with AIRFAIR_RTT_BELOW_WEIGHT samples behind their minimum: a
- * connection that sends a message now and then (iperf3's control
- * connection, ssh) has its echoes held by the station's delayed ACK, tens
- * of ms over a minimum that one quick ACK set, queue or none; alone in an
- * interval, such samples cut a UDP load's grant to a few per cent.
+ * backlog, which holding the AP's grant down would not drain).
  */
 static void airfair_rtt_below(struct airfair_rtt *r,
 			      const struct airfair_rtt_ent *e, u32 us)
@@ -273,8 +267,7 @@ static bool airfair_rtt_tstamp(struct airfair_rtt *r, struct airfair_rtt_ent *e,
 			u32 us = airfair_rtt_sample(r, e, other,
 						    ns - e->ts_ns[other], now);
 
-			if (us && other == AIRFAIR_RTT_EGRESS && e->ts_data &&
-			    e->nr_samples[other] >= AIRFAIR_RTT_BELOW_WEIGHT)
+			if (us && other == AIRFAIR_RTT_EGRESS && e->ts_data)
 				airfair_rtt_below(r, e, us);
 			e->ts_ns[other] = 0;
 		} else if (after(o->tsecr, e->ts_val[other])) {
