@@ -454,7 +454,6 @@ struct airfair_sched {
 	/* without the hook: the queue below, as the timed flows saw it */
 	u32 below_us;			/* its least excess, last look */
 	u32 below_cuts;			/* times the grant was cut for it */
-	bool below_standing;		/* over the target at the last look */
 	u32 phy_pending_us;		/* last reported by the hook */
 
 	/* pending-limit auto (qdisc.c, airfair_pending_adapt) */

@@ -829,10 +829,9 @@ static bool airfair_meter_interval_over(const struct airfair_sched *q,
 
 /* Startup's gain, or 0 once it has ended (BBR's full-pipe check). */
 static u32 airfair_meter_startup_gain(struct airfair_sched *q, u32 best,
-				      bool demand_limited)
+				      bool demand_limited, bool below_full)
 {
-	if (!q->auto_startup && best < q->auto_startup_q16 / 2 &&
-	    !q->below_standing) {
+	if (!q->auto_startup && best < q->auto_startup_q16 / 2 && !below_full) {
 		q->auto_startup = true;
 		q->auto_startup_q16 = best;
 		q->auto_flat = 0;
@@ -870,12 +869,10 @@ static bool airfair_queue_below_full(struct airfair_sched *q)
 {
 	u32 us;
 
-	q->below_standing = false;
 	if (airfair_hook_backpressure(q) || !airfair_rtt_below_take(q, &us))
 		return false;
 	q->below_us = us;
-	q->below_standing = us > q->cfg.target_us;
-	return q->below_standing;
+	return us > q->cfg.target_us;
 }
 
 static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
@@ -904,7 +901,7 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 	 */
 	full = airfair_queue_below_full(q);
 	demand_limited = (q->auto_emptied || grant_limited) &&
-			 !q->auto_upload && !q->below_standing;
+			 !q->auto_upload && !full;
 	contended = q->auto_stations > 1 && !demand_limited &&
 		    (airfair_uploads_seen(q) || !airfair_hook_backpressure(q));
 	saved = max_t(s64, q->auto_epoch_tokens, 0);
@@ -958,9 +955,9 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 		q->auto_phase = (q->auto_phase + 1) %
 				ARRAY_SIZE(airfair_auto_gain_q8);
 	/* one station alone has no one to share with: never hold it under */
-	gain = airfair_meter_startup_gain(q, best, demand_limited) ?:
+	gain = airfair_meter_startup_gain(q, best, demand_limited, full) ?:
 	       airfair_auto_gain_q8[contended ? q->auto_phase : 0];
-	if (q->below_standing)
+	if (full)
 		gain = min_t(u32, gain, 224);
 	q->util_q16 = clamp_t(u64, (best * gain) >> 8,
 			      min_t(u32, AIRFAIR_UTIL_AUTO_MIN_Q16,
@@ -1828,7 +1825,6 @@ static void airfair_apply_config(struct Qdisc *sch)
 		q->auto_startup = true;
 		q->auto_startup_q16 = 0;
 		q->auto_flat = 0;
-		q->below_standing = false;
 		q->auto_epoch_tokens = q->tokens_ns;
 		q->auto_epoch_ns = ktime_get_ns();
 		q->auto_epoch_air = q->airtime_ns;
