@@ -182,11 +182,34 @@ static void airfair_sta_insert(struct airfair_sched *q, struct airfair_sta *sta)
 	sta->active = true;
 }
 
-/* A station that has packets again: no credit for time spent idle. */
+static bool airfair_sta_uploading(const struct airfair_sta *sta)
+{
+	return time_before(jiffies, sta->up_seen + AIRFAIR_BUSY_WINDOW);
+}
+
+/*
+ * What a station coming back from empty keeps of the air it missed, per
+ * weight: wireless fair queueing's bounded lag. On a download its queue here
+ * runs empty mostly while its TCP ACKs wait out DCF in its own uplink, with
+ * the data they release still to come; with no credit it is max-min fair and
+ * short of an equal share. Of the order of such a stall, in air.
+ */
+#define AIRFAIR_LAG_NS		(32 * NSEC_PER_MSEC)
+
+/*
+ * A station that has packets again: credit for the air it missed, at most
+ * the lag. None for an upload (its queue here is its ACKs, whose running
+ * empty says nothing of the upload's demand at the station) or group frames.
+ */
 static void airfair_sta_activate(struct airfair_sched *q, struct airfair_sta *sta)
 {
-	if (sta->vtime < q->vtime_floor)
-		sta->vtime = q->vtime_floor;
+	u64 lag = 0, floor;
+
+	if (sta != q->mcast && !airfair_sta_uploading(sta))
+		lag = (AIRFAIR_LAG_NS * sta->inv_weight) >> 10;
+	floor = q->vtime_floor - min(q->vtime_floor, lag);
+	if (sta->vtime < floor)
+		sta->vtime = floor;
 	airfair_sta_insert(q, sta);
 }
 
@@ -246,11 +269,6 @@ static void airfair_sta_drained(struct airfair_sta *sta)
  * in-use list, O(stations) a few times a second, off the per-packet path).
  */
 #define AIRFAIR_BUSY_RECOUNT	(HZ / 10)
-
-static bool airfair_sta_uploading(const struct airfair_sta *sta)
-{
-	return time_before(jiffies, sta->up_seen + AIRFAIR_BUSY_WINDOW);
-}
 
 static bool airfair_uploads_seen(const struct airfair_sched *q)
 {
