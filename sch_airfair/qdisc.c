@@ -1231,6 +1231,17 @@ static struct sk_buff *airfair_dequeue(struct Qdisc *sch)
 			 */
 			q->turn_burst_ns = AIRFAIR_METER_SLACK_NS +
 					   airfair_turn_ns(q, sta);
+			/*
+			 * With the hook's limit holding the queue below and no
+			 * upload for the meter to hold back, the meter only
+			 * paces: after a hold it lets through what the radio
+			 * drained meanwhile, up to that limit, instead of
+			 * leaving it dry until the tokens come back.
+			 */
+			if (airfair_hook_backpressure(q) &&
+			    !airfair_uploads_seen(q))
+				q->turn_burst_ns += (u64)q->pend_limit_us *
+						    NSEC_PER_USEC;
 			q->vtime_floor = sta->vtime;
 		}
 		skb = airfair_sta_dequeue(sch, sta);
