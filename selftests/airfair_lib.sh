@@ -118,3 +118,23 @@ airfair_helper() {
 	[ -x "$p" ] || ktap_skip_all "$p not built (make)"
 	printf -v "$1" '%s' "$p"
 }
+
+# The airfair:airfair_dequeue tracepoint. dequeue_trace_require: tracefs mounted, the
+# event writable, else SKIP; dequeue_trace_start: an empty buffer, the event on;
+# dequeue_trace_stop FILE: the event off, its lines ("airfair_dequeue: ...") in FILE.
+AF_TRACE=/sys/kernel/tracing
+AF_EVENT=$AF_TRACE/events/airfair/airfair_dequeue
+dequeue_trace_require() {
+	[ -d "$AF_TRACE/events" ] || mount -t tracefs tracefs "$AF_TRACE" 2>/dev/null
+	[ -w "$AF_EVENT/enable" ] || ktap_skip_all "no $AF_EVENT (tracefs, CONFIG_EVENT_TRACING)"
+}
+dequeue_trace_start() {
+	echo 0 > "$AF_TRACE/tracing_on"
+	echo > "$AF_TRACE/trace"
+	echo 1 > "$AF_EVENT/enable"
+	echo 1 > "$AF_TRACE/tracing_on"
+}
+dequeue_trace_stop() {
+	[ -w "$AF_EVENT/enable" ] && echo 0 > "$AF_EVENT/enable"
+	[ -z "$1" ] || grep -o "airfair_dequeue: .*" "$AF_TRACE/trace" > "$1"
+}

@@ -12,11 +12,9 @@
 . "$(dirname "$0")/airfair_lib.sh"
 
 DEV=af0
-TRACE=/sys/kernel/tracing
-EVENT=$TRACE/events/airfair/airfair_dequeue
 TMPD=$(mktemp -d /tmp/airfair-trace.XXXXXX)
 cleanup() {
-	[ -w "$EVENT/enable" ] && echo 0 > "$EVENT/enable"
+	dequeue_trace_stop
 	veth_cleanup
 	rm -rf "$TMPD"
 }
@@ -24,8 +22,7 @@ trap cleanup EXIT
 
 ktap_header
 airfair_require iperf3 ping awk
-[ -d "$TRACE/events" ] || mount -t tracefs tracefs "$TRACE" 2>/dev/null
-[ -w "$EVENT/enable" ] || ktap_skip_all "no $EVENT (tracefs, CONFIG_EVENT_TRACING)"
+dequeue_trace_require
 ktap_set_plan 5
 veth_setup 1 || ktap_skip_all "cannot build the veth/macvlan topology"
 
@@ -37,15 +34,12 @@ traced() {
 	local opt=$1 gp
 	tc qdisc replace dev $DEV root airfair 11a "$opt" utilisation 20 \
 		station "$MAC" rate 6mbit || return 1
-	echo 0 > "$TRACE/tracing_on"
-	echo > "$TRACE/trace"
-	echo 1 > "$EVENT/enable"
-	echo 1 > "$TRACE/tracing_on"
+	dequeue_trace_start
 	ping -q -i 0.2 -c 15 "$(sta_addr 1)" > /dev/null 2>&1 &
 	gp=$(af_iperf 1 tcp-down 4)
 	wait
-	echo 0 > "$EVENT/enable"
-	grep "airfair_dequeue: .* sta=$MAC " "$TRACE/trace" > "$TMPD/$opt"
+	dequeue_trace_stop "$TMPD/all"
+	grep "airfair_dequeue: .* sta=$MAC " "$TMPD/all" > "$TMPD/$opt"
 	tc qdisc del dev $DEV root
 	log "$opt: download $gp Mbit/s, $(wc -l < "$TMPD/$opt") events"
 }
