@@ -2,7 +2,7 @@
 # Prove the VM harness fails a run in which the guest kernel warns, even though the
 # command itself succeeds, and passes the same run without the warning; that it tells an
 # emulator's fault from the kernel's (vm/emulator-fault.sh on saved consoles) and runs
-# again, once, a guest the emulator killed. TAP to $2.
+# again, once, a guest the emulator killed, the selftests that had finished kept. TAP to $2.
 set -uo pipefail
 kver=$1 tap=$2
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +36,7 @@ fault_fixture() {
 }
 {
 	echo "TAP version 13"
-	echo "1..$((8 + 2 * debug))"
+	echo "1..$((9 + 2 * debug))"
 	out=$(vm/run.sh --kver "$kver" --timeout 120 -- bash -c "true" 2>&1)
 	rc=$?
 	echo "$out" | grep -m1 'boot-to-test-start' | sed 's/^# vm:/# /'
@@ -58,9 +58,25 @@ fault_fixture() {
 		echo "not ok 8 - an emulator fault: the command runs once more, then the run fails (exit $rc, $n reruns)"
 		echo "$out" | tail -n 20 | sed 's/^/# /'
 	fi
+	# a rerun keeps the tests that finished before the guest died and runs the rest
+	d=$(mktemp -d "$repo/build/vm/rerun.XXXXXX")
+	out=$(AIRFAIR_VM_RERUNS=1 AIRFAIR_VM_RERUN_UNTIL="" AIRFAIR_RESULTS="$d" \
+		AIRFAIR_WARN_KO="$repo/$ko" vm/run.sh --kver "$kver" --timeout 300 -- \
+		bash selftests/run_tests.sh ../vm/fixtures/rerun-count.sh ../vm/fixtures/rerun-die-once.sh 2>&1)
+	rc=$?
+	after=$(awk '/^# vm: rerun/ { n = 0; next } { l[++n] = $0 } END { for (i = 1; i <= n; i++) print l[i] }' <<<"$out" |
+		grep -cE '^ok [12] selftests: ')
+	runs=$(wc -l < "$d/rerun-count" 2>/dev/null || echo 0)
+	if [ $rc -eq 0 ] && [ "$after" = 2 ] && [ "$runs" = 1 ]; then
+		echo "ok 9 - a rerun reports the finished test again without running it, and runs the one the guest died in"
+	else
+		echo "not ok 9 - a rerun keeps what finished (exit $rc, $after of 2 tests ok after the rerun, the first ran $runs times)"
+		echo "$out" | tail -n 20 | sed 's/^/# /'
+	fi
+	rm -rf "$d"
 	if [ $debug = 1 ]; then
-		expect_fail 9 "a leaked allocation (kmemleak)" 'unreferenced object' leak
-		expect_fail 10 "a use-after-free (KASAN)" 'KASAN: (slab-)?use-after-free' uaf
+		expect_fail 10 "a leaked allocation (kmemleak)" 'unreferenced object' leak
+		expect_fail 11 "a use-after-free (KASAN)" 'KASAN: (slab-)?use-after-free' uaf
 	fi
 } | tee "$tap"
 ! grep -q '^not ok' "$tap"

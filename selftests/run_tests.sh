@@ -21,12 +21,26 @@ kernel_complaints='BUG:|WARNING:|Oops|KASAN|UBSAN|possible (circular|recursive) 
 kmemleak=/sys/kernel/debug/kmemleak
 [ -w "$kmemleak" ] && echo clear > "$kmemleak" 2>/dev/null || kmemleak=""
 
+# A guest the emulator killed is booted again with the same command (vm/run.sh sets
+# AIRFAIR_VM_RERUN): the tests that finished before it died keep their results, which
+# are reported again, and only the rest run, so that a rerun costs what was left.
+done_list=$AIRFAIR_RESULTS/run_tests.done
+mkdir -p "$AIRFAIR_RESULTS"
+[ -n "${AIRFAIR_VM_RERUN:-}" ] && [ -f "$done_list" ] || : > "$done_list"
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 n=0 failed=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
 	echo "# selftests: airfair: $t"
+	prev=$(awk -F '\t' -v n="$n" -v t="$t" '$1 == n && $2 == t { r = $3 } END { print r }' "$done_list")
+	if [ -n "$prev" ]; then
+		echo "# finished before the guest was booted again"
+		echo "$prev"
+		[[ $prev == "not ok"* ]] && failed=1
+		continue
+	fi
 	before=$(dmesg 2>/dev/null | wc -l)
 	start=$SECONDS
 	timeout -k 10 "$timeout" bash "./$t" 2>&1 | sed -u 's/^/# /'
@@ -51,10 +65,12 @@ for t in "${tests[@]}"; do
 		[ $rc -eq 0 ] && rc=1
 	fi
 	case $rc in
-	0) echo "ok $n selftests: airfair: $t # ${took}s" ;;
-	4) echo "ok $n selftests: airfair: $t # SKIP" ;;
-	124) echo "not ok $n selftests: airfair: $t # TIMEOUT ${timeout}s"; failed=1 ;;
-	*) echo "not ok $n selftests: airfair: $t # exit=$rc"; failed=1 ;;
+	0) line="ok $n selftests: airfair: $t # ${took}s" ;;
+	4) line="ok $n selftests: airfair: $t # SKIP" ;;
+	124) line="not ok $n selftests: airfair: $t # TIMEOUT ${timeout}s"; failed=1 ;;
+	*) line="not ok $n selftests: airfair: $t # exit=$rc"; failed=1 ;;
 	esac
+	echo "$line"
+	printf '%s\t%s\t%s\n' "$n" "$t" "$line" >> "$done_list"
 done
 exit $failed

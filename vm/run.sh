@@ -98,7 +98,8 @@ boot() {
 # A guest that dies of a fault of the emulator itself (vm/emulator-fault.sh: an oops
 # with impossible saved flags, QEMU's multi-threaded TCG under 6.12) runs the whole
 # command again, once by default (AIRFAIR_VM_RERUNS), and not after the epoch second
-# AIRFAIR_VM_RERUN_UNTIL if set (a time budget). The line "# vm: rerun" goes to
+# AIRFAIR_VM_RERUN_UNTIL if set (a time budget), with AIRFAIR_VM_RERUN=1 (the selftest
+# runner then reruns only the tests that had not finished). The line "# vm: rerun" goes to
 # stdout: TAP consumers (scripts/summary.sh) count only what follows the last.
 reruns=${AIRFAIR_VM_RERUNS:-1}
 while :; do
@@ -114,6 +115,8 @@ while :; do
 		break
 	fi
 	reruns=$((reruns - 1))
+	# for selftests/run_tests.sh: keep what finished, run the rest
+	echo "export AIRFAIR_VM_RERUN=1" >> "$run/env"
 	echo "# vm: rerun: the guest died of $why"
 	echo "# vm: the guest died of $why; running the command again" >&2
 done
