@@ -16,8 +16,8 @@
 # --runs/--qdiscs keep only those; --out: the results root instead of
 # build/results/scenarios; --progress shows the guest's progress lines as they come.
 # --budget S: after the first guest, boot none that would end more than S seconds after
-# the start, by the longest guest so far; a guest not booted leaves skipped.txt (make
-# check on a slow machine: the smoke judge reports it as SKIP). --trace: airfair's qdisc
+# the start, by the longest guest so far, and with S = 0 none at all; a guest not booted
+# leaves skipped.txt (make check on a slow machine: the smoke judge reports it as SKIP). --trace: airfair's qdisc
 # and class stats about once a second while measured, saved as Q-DIR-class-trace.txt (a
 # time, then the qdisc's JSON array, a station's JSON or the medium's links, per line;
 # three forks a second in the guest), the TCP sockets' ss -ti as Q-DIR-tcp-trace.txt and
@@ -101,6 +101,11 @@ for n in "${names[@]}"; do
 			dir=$outroot/$n/$k-${tag}s$s
 			rm -rf "$dir"
 			mkdir -p "$dir"
+			if [ "$budget" = 0 ]; then
+				echo "no time budget left for scenario guests" > "$dir/skipped.txt"
+				echo "== $n on $k, seed $s: skipped, $(cat "$dir/skipped.txt")"
+				continue
+			fi
 			if [ -n "$budget" ] && [ $longest -gt 0 ] &&
 			   [ $((SECONDS - t0 + longest)) -gt "$budget" ]; then
 				echo "the time budget of ${budget} s would be spent ($((SECONDS - t0)) s used, the longest guest took ${longest} s)" \
