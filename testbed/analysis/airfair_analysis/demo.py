@@ -5,14 +5,14 @@
 
 Per run and qdisc: each station's PHY rates, goodput, ground-truth airtime and share,
 airfair's own estimate and the time it was backlogged in airfair; Jain's index over the
-airtime, the busy air, the efficiency against the airtime-fair optimum; then a summary
-and, for scripts, a line `efficiency: QDISC RUN X ...` for airfair and airfair-default.
+airtime, the busy air, the efficiency against the airtime-fair optimum (in busy air and
+in chen-yan's airtime); then a summary and, for scripts, lines `efficiency: QDISC RUN X
+...` and `efficiency+backoff: QDISC RUN X ...` for airfair and airfair-default.
 """
 import glob
 import os
 import sys
 
-from .metrics import efficiency
 from .report import read_meta
 from .run import load_run, medium_conf
 from .smoke import plan_values
@@ -24,6 +24,10 @@ def _read(path, default=""):
             return f.read().strip()
     except OSError:
         return default
+
+
+def _eff(x):
+    return "n/a" if x is None else f"{x:.3f}"
 
 
 def _ms(x):
@@ -48,7 +52,7 @@ def show(gdir, out=sys.stdout):
     for s in sta:
         p(f"  sta{s['index']} {s['mac']}: {s['link']}; minstrel: AP->sta {s['rate_down']:g} Mbit/s, "
           f"sta->AP {s['rate_up']:g} Mbit/s")
-    summary, eff = [], {}
+    summary, eff, effb = [], {}, {}
     for run, qdiscs in runs.items():
         fifo = None
         for q in qdiscs:
@@ -98,36 +102,41 @@ def show(gdir, out=sys.stdout):
             if len(lost) == 2:
                 p(f"frames hwsim freed before the medium saw them (the guest fell behind): "
                   f"AP {lost[0]}, stations {lost[1]}")
-            e = None
+            e = eb = None
             if fifo is not None:
-                e = efficiency([s.goodput_mbps for s in r.stations],
-                               [s.airtime_us for s in r.stations], r.sim_us, fifo.busy)
+                e, eb = r.efficiency(fifo), r.efficiency(fifo, backoff=True)
                 p(f"efficiency {e:.3f}: goodput / the airtime-fair optimum (each station's 1/{n} of "
                   f"pfifo's {100 * fifo.busy:.1f} % busy air at its goodput per second of air here)")
+                p(f"  {eb:.3f} with chen-yan's airtime (each frame's AIFS + backoff counted, against "
+                  f"pfifo's {100 * (fifo.busy + fifo.contended):.1f} % busy + contended); "
+                  f"channel contended idle {100 * r.contended:.1f} %")
             if q.startswith("airfair"):
                 for ln in _read(prefix + "-tc.txt").splitlines()[:6]:
                     p(f"  tc: {ln}")
             eff[(q, run)] = e
-            summary.append((q, run, (r, e)))
+            effb[(q, run)] = eb
+            summary.append((q, run, (r, e, eb)))
     p("")
     p("== summary: Jain's index over the medium's ground-truth airtime (1.0 = equal; "
       f"1/{n} = one station has it all) ==")
     p("   +backoff: with each frame's AIFS + backoff (chen-yan's airtime); shares and goodput "
       "(simulated Mbit/s) as above;")
-    p("   eff: goodput / airtime-fair optimum (pfifo's busy air is the reference); busy: channel %")
+    p("   eff: goodput / airtime-fair optimum (pfifo's busy air is the reference), eff+b the same "
+      "with chen-yan's airtime; busy: channel %")
     p(f"  {'qdisc':<18} {'run':<6} {'Jain':<7} {'+backoff':<8} "
-      + " ".join(f"{f'sta{i + 1}%':>6}" for i in range(n)) + f" {'Mbit/s':>6} {'eff':>6} {'busy':>5}")
+      + " ".join(f"{f'sta{i + 1}%':>6}" for i in range(n))
+      + f" {'Mbit/s':>6} {'eff':>6} {'eff+b':>6} {'busy':>5}")
     for q, run, v in summary:
         if v is None:
             p(f"  {q:<18} {run:<6} skipped")
             continue
-        r, e = v
+        r, e, eb = v
         p(f"  {q:<18} {run:<6} {r.jain:<7.4f} {r.jain_backoff:<8.4f} "
           + " ".join(f"{100 * x:>6.1f}" for x in r.shares())
-          + f" {r.goodput_mbps:>6.2f} {'n/a' if e is None else f'{e:.3f}':>6} {100 * r.busy:>5.1f}")
-    for q in ("airfair", "airfair-default"):
-        p(f"efficiency: {q}" + "".join(
-            f" {run} {'n/a' if eff.get((q, run)) is None else f'{eff[(q, run)]:.3f}'}" for run in runs))
+          + f" {r.goodput_mbps:>6.2f} {_eff(e):>6} {_eff(eb):>6} {100 * r.busy:>5.1f}")
+    for label, d in (("efficiency", eff), ("efficiency+backoff", effb)):
+        for q in ("airfair", "airfair-default"):
+            p(f"{label}: {q}" + "".join(f" {run} {_eff(d.get((q, run)))}" for run in runs))
     return 0
 
 

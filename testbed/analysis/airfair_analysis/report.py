@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-from .metrics import cov, efficiency, jain, maxmin_fair
+from .metrics import cov, jain, maxmin_fair
 from .run import load_run
 from .scenario import PUBLISHED_METRICS, RUN_METRICS
 
@@ -71,9 +71,8 @@ def summarise(resdir):
                     # gong-wu-williamson: the spread of the transfers' completion times
                     "session_cov": (cov([sec for s in r.stations for _, sec in s.sessions])
                                     if sum(len(s.sessions) for s in r.stations) > 1 else None),
-                    "efficiency": (efficiency([s.goodput_mbps for s in act],
-                                              [s.airtime_us for s in act], r.sim_us,
-                                              fifo.busy) if fifo else None),
+                    "efficiency": r.efficiency(fifo) if fifo else None,
+                    "efficiency_backoff": r.efficiency(fifo, backoff=True) if fifo else None,
                     "charge_ratio": charge_ratios(r),
                 }
                 # max-min: a station under its share was not backlogged in airfair
@@ -196,7 +195,9 @@ def markdown(sc, agg, plots=(), records=()):
               f"airfair's rates from {src}; "
               f"{len(guests)} guests (seeds x kernels {', '.join(kernels)}). "
               "Each cell: mean (min-max) over them; airtime from the medium's ground truth; "
-              "efficiency = goodput / the airtime-fair optimum at pfifo's busy air; "
+              "efficiency = goodput / the airtime-fair optimum at pfifo's busy air "
+              "(+backoff: with chen-yan's airtime, each station's AIFS and backoff counted, "
+              "against pfifo's busy + contended time); "
               "charged/air = airfair's own charge over the medium's airtime + backoff, "
               "lowest-highest station; max-min fair = guests in which every station under "
               "0.9 x its share was backlogged in airfair less than 80 % of the time.", ""]
@@ -216,7 +217,7 @@ def markdown(sc, agg, plots=(), records=()):
     has_rtt = any(a["rtt_p50_ms"] for a in agg.values())
     if has_rtt:
         head += ["RTT p50 ms", "RTT p99 ms"]
-    head += ["efficiency", "busy"]
+    head += ["efficiency", "+backoff", "busy"]
     has_charge = any(a.get("charge_ratio") for a in agg.values())
     if has_charge:
         head.append("charged/air")
@@ -243,7 +244,8 @@ def markdown(sc, agg, plots=(), records=()):
                 row.append(_fmt(a["up_share"], 3))
             if has_rtt:
                 row += [_fmt(a["rtt_p50_ms"], 1), _fmt(a["rtt_p99_ms"], 1)]
-            row += [_fmt(a["efficiency"], 3), _fmt(a["busy"], 3)]
+            row += [_fmt(a["efficiency"], 3), _fmt(a["efficiency_backoff"], 3),
+                    _fmt(a["busy"], 3)]
             if has_charge:
                 c = a.get("charge_ratio")
                 row.append(f"{c[0]:.3f}-{c[1]:.3f}" if c else "")

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from .metrics import if_index, jain
+from .metrics import efficiency, if_index, jain
 
 
 @dataclass
@@ -42,6 +42,9 @@ class RunResult:
     stations: List[StationResult] = field(default_factory=list)
     sim_us: float = 0.0
     busy: float = 0.0            # channel busy fraction
+    # the channel's idle while someone waited to send (AIFS, backoff): with `busy`,
+    # the time chen-yan's airtime (airtime_backoff_us) partitions
+    contended: float = 0.0
     k: float = 1.0
 
     @property
@@ -60,6 +63,16 @@ class RunResult:
     @property
     def goodput_mbps(self):
         return sum(s.goodput_mbps for s in self.stations)
+
+    def efficiency(self, fifo, backoff=False):
+        """Goodput / the airtime-fair optimum (metrics.efficiency) over the active
+        stations, with FIFO (pfifo's run of the same scenario) as the reference: its
+        busy air, each station's busy air; with backoff, chen-yan's airtime: each
+        station's AIFS and backoff counted too, against FIFO's busy + contended time."""
+        act = self.active
+        air = [s.airtime_backoff_us if backoff else s.airtime_us for s in act]
+        ref = fifo.busy + (fifo.contended if backoff else 0.0)
+        return efficiency([s.goodput_mbps for s in act], air, self.sim_us, ref)
 
     def if_index(self):
         """jung-park's instantaneous fairness over every transfer of the run: each one's
@@ -211,7 +224,8 @@ def _medium(path, n):
                 air[i] += link.get("airtime_us", 0)
                 cy[i] += link.get("airtime_us", 0) + link.get("backoff_idle_us", 0)
     busy = sum(c.get("busy_us", 0) for c in m.get("channels", []))
-    return air, cy, busy, m["sim_time_us"]
+    contended = sum(c.get("contended_idle_us", 0) for c in m.get("channels", []))
+    return air, cy, busy, contended, m["sim_time_us"]
 
 
 def charged_us(cls):
@@ -261,8 +275,8 @@ def load_run(prefix, k=None):
     n = max(list(idx) + list(stations) + [0])
     if k is None:
         k = float(medium_conf(prefix, "dilation") or 1.0)
-    a0, y0, b0, t0 = _medium(prefix + "-m0.json", n)
-    a1, y1, b1, t1 = _medium(prefix + "-m1.json", n)
+    a0, y0, b0, w0, t0 = _medium(prefix + "-m0.json", n)
+    a1, y1, b1, w1, t1 = _medium(prefix + "-m1.json", n)
     sim = t1 - t0
     c0 = c1 = None
     window_us = None
@@ -272,7 +286,8 @@ def load_run(prefix, k=None):
         with open(prefix + "-window.txt") as f:
             s, e = (float(x) for x in f.read().split())
             window_us = (e - s) * 1e6
-    run = RunResult(sim_us=sim, busy=(b1 - b0) / sim if sim > 0 else 0.0, k=k)
+    run = RunResult(sim_us=sim, busy=(b1 - b0) / sim if sim > 0 else 0.0,
+                    contended=(w1 - w0) / sim if sim > 0 else 0.0, k=k)
     for i in range(1, n + 1):
         fl = [(iperf_direction(p), iperf_goodput_mbps(p) * k) for p in
               sorted(glob.glob(glob.escape(prefix) + f"-iperf-sta{i}-*.json"))]

@@ -413,7 +413,8 @@ def _published(sc, p):
 
 # The per-guest figures of a run (report.summarise): what the report aggregates over the
 # guests and a [[targets]] entry may judge.
-RUN_METRICS = ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency", "busy",
+RUN_METRICS = ("jain", "jain_backoff", "throughput_jain", "goodput_mbps", "efficiency",
+               "efficiency_backoff", "busy",
                "if_index", "session_cov", "rtt_p50_ms", "rtt_p99_ms", "ping_loss", "up_share",
                "maxmin")
 

@@ -175,10 +175,13 @@ class Scenario(unittest.TestCase):
             self.assertTrue(load(f).runs, f)
 
 
-def medium(sim_us, busy_us, air):
-    return {"medium": {"sim_time_us": sim_us, "channels": [{"busy_us": busy_us}],
-                       "links": [dict(tx=0, rx=i, ac="be", airtime_us=a, backoff_idle_us=0,
-                                      bytes=0, data_us=0) for i, a in enumerate(air, 1)]}}
+def medium(sim_us, busy_us, air, backoff=None, contended_us=0):
+    backoff = backoff or [0] * len(air)
+    return {"medium": {"sim_time_us": sim_us,
+                       "channels": [{"busy_us": busy_us, "contended_idle_us": contended_us}],
+                       "links": [dict(tx=0, rx=i, ac="be", airtime_us=a, backoff_idle_us=b,
+                                      bytes=0, data_us=0)
+                                 for i, (a, b) in enumerate(zip(air, backoff), 1)]}}
 
 
 class GuestDeath(unittest.TestCase):
@@ -254,19 +257,20 @@ class Report(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
         self.sc = parse(GOOD, "t")
-        # guest, qdisc -> (airtime per station, busy, goodput bit/s per station)
-        runs = {("g1", "pfifo"): ([300, 100], 800, [1e6, 1e6]),
-                ("g1", "airfair"): ([200, 200], 600, [3e6, 1e6]),
-                ("g2", "pfifo"): ([400, 100], 800, [1e6, 1e6]),
-                ("g2", "airfair"): ([250, 250], 700, [3e6, 1e6])}
-        for (g, q), (air, busy, gp) in runs.items():
+        # guest, qdisc -> (airtime per station, busy, goodput bit/s per station,
+        # AIFS + backoff per station, contended idle)
+        runs = {("g1", "pfifo"): ([300, 100], 800, [1e6, 1e6], [50, 50], 100),
+                ("g1", "airfair"): ([200, 200], 600, [3e6, 1e6], [100, 100], 200),
+                ("g2", "pfifo"): ([400, 100], 800, [1e6, 1e6], None, 0),
+                ("g2", "airfair"): ([250, 250], 700, [3e6, 1e6], None, 0)}
+        for (g, q), (air, busy, gp, backoff, contended) in runs.items():
             d = os.path.join(self.dir, g, "down.d1")
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(self.dir, g, "meta.txt"), "w") as f:
                 f.write(f"seed {g[1]}\nkernel k{g[1]}\nhook yes\n")
             p = os.path.join(d, q)
             json.dump(medium(0, 0, [0, 0]), open(p + "-m0.json", "w"))
-            json.dump(medium(1000, busy, air), open(p + "-m1.json", "w"))
+            json.dump(medium(1000, busy, air, backoff, contended), open(p + "-m1.json", "w"))
             open(p + "-medium.conf", "w").write("dilation 2\nphy 5g 11n-5g\n")
             for i, bps in enumerate(gp, 1):
                 json.dump({"end": {"sum_received": {"bits_per_second": bps}}},
@@ -286,6 +290,12 @@ class Report(unittest.TestCase):
         # optimum: each station half of pfifo's 80 % busy air at 6/0.2 and 2/0.2 Mbit/s per
         # second of air: 0.4 * (30 + 10) = 16; efficiency 8 / 16
         self.assertAlmostEqual(r[("g1", "airfair")]["efficiency"], 0.5)
+        # chen-yan's airtime: 300 us each (air + AIFS + backoff) against pfifo's 80 % busy
+        # + 10 % contended: 0.45 * (6/0.3 + 2/0.3) = 12; efficiency 8 / 12
+        self.assertAlmostEqual(r[("g1", "airfair")]["efficiency_backoff"], 8 / 12)
+        # no contention reported: the same as the busy-air efficiency
+        self.assertAlmostEqual(r[("g2", "airfair")]["efficiency_backoff"],
+                               r[("g2", "airfair")]["efficiency"])
         a = aggregate(recs)[("down.d1", "pfifo")]
         self.assertAlmostEqual(a["jain"]["min"], 25 / 34)
         self.assertAlmostEqual(a["jain"]["max"], 0.8)
@@ -306,8 +316,10 @@ class Report(unittest.TestCase):
             "sta->AP 6 Mbit/s", "sta->AP 48"))
         rows = [ln.split() for ln in out.splitlines() if ln.startswith("  airfair ")]
         self.assertEqual(rows[0][:7], ["airfair", "down.d1", "1.0000", "1.0000", "50.0", "50.0", "8.00"])
-        self.assertEqual(rows[0][7], "0.500")
+        self.assertEqual(rows[0][7:9], ["0.500", "0.667"])
         self.assertIn("efficiency: airfair down.d1 0.500 up n/a", out)
+        self.assertIn("efficiency+backoff: airfair down.d1 0.667 up n/a", out)
+        self.assertIn("channel contended idle 20.0 %", out)
         self.assertIn("medium: airfair-medium, 11n-5g, dilation", out)
         self.assertIn("== airfair, up ==\nskipped: no data", out)
 
