@@ -138,7 +138,17 @@ fi
 tc qdisc replace dev $DEV root airfair 11a utilisation auto station "$(sta_mac 1)" rate 6mbit
 af_iperf 1 udp-down 20 2M > /dev/null &
 pid=$!
-sleep 3
+# The load running (over 50 packets in half a second), then 2 s for the grant to follow
+# it: iperf3 has taken over 3 s to start late in a 6.12 suite under TCG, and the grant
+# had followed its control connection's trickle down to 1221/65536.
+n0=$(qdisc_counters $DEV packets)
+for _ in $(seq 20); do
+	sleep 0.5
+	n1=$(qdisc_counters $DEV packets)
+	[ $((n1 - n0)) -gt 50 ] && break
+	n0=$n1
+done
+sleep 2
 g0=$(grant)
 tc qdisc change dev $DEV root airfair utilisation auto max 10
 g1=$(grant)
