@@ -156,7 +156,8 @@ cap=$(tc -j qdisc show dev $DEV | jq -r '.[0].options.utilisation_auto_max_permi
 sleep 1
 sample_grants
 wait $pid
-log "ceiling 10 %: grant $g0 before, $g1 after; charged air per real time $rate; grants: $samples"
+log "ceiling 10 %: grant $g0 before, $g1 after; charged air per real time $rate; grants: $samples;" \
+	"below_cuts $(qdisc_field $DEV below_cuts)"
 if [ "$cap" = 100 ] && [ "${g0:-0}" -gt 6554 ] && [ "${g1:-99999}" -le 6554 ] &&
    awk -v r="$rate" -v s="$samples" 'BEGIN{
 	n = split(s, g, " "); if (n < 8 || r < 0.06 || r > 0.12) exit 1
