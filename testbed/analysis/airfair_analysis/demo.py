@@ -52,7 +52,7 @@ def show(gdir, out=sys.stdout):
     for s in sta:
         p(f"  sta{s['index']} {s['mac']}: {s['link']}; minstrel: AP->sta {s['rate_down']:g} Mbit/s, "
           f"sta->AP {s['rate_up']:g} Mbit/s")
-    summary, eff, effb = [], {}, {}
+    summary, eff = [], {}
     for run, qdiscs in runs.items():
         fifo = None
         for q in qdiscs:
@@ -113,8 +113,7 @@ def show(gdir, out=sys.stdout):
             if q.startswith("airfair"):
                 for ln in _read(prefix + "-tc.txt").splitlines()[:6]:
                     p(f"  tc: {ln}")
-            eff[(q, run)] = e
-            effb[(q, run)] = eb
+            eff[(q, run)] = (e, eb)
             summary.append((q, run, (r, e, eb)))
     p("")
     p("== summary: Jain's index over the medium's ground-truth airtime (1.0 = equal; "
@@ -134,9 +133,10 @@ def show(gdir, out=sys.stdout):
         p(f"  {q:<18} {run:<6} {r.jain:<7.4f} {r.jain_backoff:<8.4f} "
           + " ".join(f"{100 * x:>6.1f}" for x in r.shares())
           + f" {r.goodput_mbps:>6.2f} {_eff(e):>6} {_eff(eb):>6} {100 * r.busy:>5.1f}")
-    for label, d in (("efficiency", eff), ("efficiency+backoff", effb)):
+    for i, label in enumerate(("efficiency", "efficiency+backoff")):
         for q in ("airfair", "airfair-default"):
-            p(f"{label}: {q}" + "".join(f" {run} {_eff(d.get((q, run)))}" for run in runs))
+            p(f"{label}: {q}" + "".join(f" {run} {_eff(eff.get((q, run), (None, None))[i])}"
+                                        for run in runs))
     return 0
 
 
