@@ -192,9 +192,9 @@ static bool airfair_sta_uploading(const struct airfair_sta *sta)
  * weight: wireless fair queueing's bounded lag. On a download its queue here
  * runs empty mostly while its TCP ACKs wait out DCF in its own uplink, with
  * the data they release still to come; with no credit it is max-min fair and
- * short of an equal share. Of the order of such a stall, in air.
+ * short of an equal share. Of the order of the longer such stalls, in air.
  */
-#define AIRFAIR_LAG_NS		(32 * NSEC_PER_MSEC)
+#define AIRFAIR_LAG_NS		(64 * NSEC_PER_MSEC)
 
 /*
  * A station that has packets again: credit for the air it missed, at most

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The bounded lag: a station whose queue here ran empty (a download whose ACKs stalled
-# in its own uplink) comes back with up to 32 ms of the air it missed, per weight, and
+# in its own uplink) comes back with up to 64 ms of the air it missed, per weight, and
 # no more. Two stations at 6 Mbit/s behind a slow meter: station 1 has a long UDP
-# backlog (150 datagrams); half a second later station 2, new, queues 40 at once. The
+# backlog (150 datagrams); half a second later station 2, new, queues 70 at once. The
 # airfair_dequeue tracepoint gives the order and each packet's charge:
-#   - station 2 is served in one run of about 32 ms of charged air, station 1 waiting:
-#     at least 32 ms less one packet; at most 32 ms, the turn station 1 had in progress
+#   - station 2 is served in one run of about 64 ms of charged air, station 1 waiting:
+#     at least 64 ms less one packet; at most 64 ms, the turn station 1 had in progress
 #     (its vtime when taken is the floor; a turn is 1 ms and the packet that ends it)
 #     and a packet of station 2's own;
 #   - after that run the two alternate turn by turn (no second run that long).
@@ -16,7 +16,7 @@
 
 DEV=af0
 TMPD=$(mktemp -d /tmp/airfair-lag.XXXXXX)
-LAG_NS=32000000
+LAG_NS=64000000	# sch_airfair/qdisc.c: AIRFAIR_LAG_NS
 cleanup() { dequeue_trace_stop; veth_cleanup; rm -rf "$TMPD"; }
 trap cleanup EXIT
 
@@ -37,7 +37,7 @@ tc qdisc replace dev $DEV root airfair 11a utilisation 5 target 1s interval 10s 
 dequeue_trace_start
 "$ORDER" send "$(sta_addr 1)" 1000 7001:6001:150
 sleep 0.5
-"$ORDER" send "$(sta_addr 2)" 1000 7002:6002:40
+"$ORDER" send "$(sta_addr 2)" 1000 7002:6002:70
 for t in $(seq 200); do [ "$(queued)" = 0 ] && break; sleep 0.1; done
 dequeue_trace_stop "$TMPD/events"
 ktap_diag "$(wc -l < "$TMPD/events") events, backlog left $(queued)"
