@@ -2,8 +2,8 @@
 # Run every test CI runs and total them. Host suites first (airtime model, tc plugin
 # parsing, medium engine, a minute of fuzzing, build hygiene, the OpenWrt feed), DKMS
 # for every kernel, then per kernel: the harness self-test and the VM selftests (on the
-# module DKMS installed); a smoke of every testbed scenario; last, the Debian packages
-# (make deb) tested in a VM.
+# module DKMS installed; the newest kernel's against the Debian packages, make deb's);
+# a smoke of every testbed scenario.
 # Each suite leaves TAP in build/results/; the last line is "N passed, N failed, N skipped".
 # Usage: check.sh [--vm-only] [--require-series] KVER...
 set -uo pipefail
@@ -72,6 +72,19 @@ if [ ${#kvers[@]} -gt 0 ]; then
 	suite dkms bash -c "set -o pipefail; scripts/check-dkms.sh ${kvers[*]} | tee '$res/dkms.tap'"
 fi
 
+# The Debian packages, built, lintian-clean, DKMS from airfair-dkms's source for the
+# newest kernel; that kernel's VM selftests below then run against them as installed
+# (airfair-tools' files over the guest's /usr, tc's own plugin directory, the
+# package-built module), the other kernel's against this tree's build.
+deb_root="" deb_ko=""
+if [ $vm_only = 0 ] && [ ${#kvers[@]} -gt 0 ]; then
+	suite deb bash -c "set -o pipefail; scripts/check-deb.sh '${kvers[-1]}' | tee '$res/deb.tap'"
+	if ! grep -qs '^not ok' "$res/deb.tap"; then
+		deb_root=build/deb-root
+		deb_ko=$(find "build/deb-dkms/install/${kvers[-1]}" -name 'sch_airfair.ko*' 2>/dev/null | head -n 1)
+	fi
+fi
+
 # node_exporter for airfair_stat.sh's scrape (unpacked into build/, not installed)
 scripts/node-exporter.sh >/dev/null ||
 	echo "# node_exporter unavailable: airfair_stat.sh will skip its scrape"
@@ -80,14 +93,22 @@ scripts/node-exporter.sh >/dev/null ||
 # there is time: the selftest runner then runs only the tests that had not finished.
 check_t0=${AIRFAIR_CHECK_T0:-$(($(date +%s) - SECONDS))}
 export AIRFAIR_VM_RERUNS=${AIRFAIR_VM_RERUNS:-2}
-export AIRFAIR_VM_RERUN_UNTIL=${AIRFAIR_VM_RERUN_UNTIL:-$((check_t0 + ${AIRFAIR_CHECK_BUDGET_S:-4200} - 1200))}
+export AIRFAIR_VM_RERUN_UNTIL=${AIRFAIR_VM_RERUN_UNTIL:-$((check_t0 + ${AIRFAIR_CHECK_BUDGET_S:-3780} - 1200))}
 
 for k in "${kvers[@]}"; do
 	ko=$(find "build/dkms/install/$k/updates/dkms" -name 'sch_airfair.ko*' 2>/dev/null | head -n 1)
 	suite "harness-$k" scripts/harness-selftest.sh "$k" "$res/harness-$k.tap"
-	suite "selftest-$k" bash -c "set -o pipefail; [ -n '$ko' ] && export AIRFAIR_KO='$PWD/$ko'
+	if [ "$k" = "${kvers[-1]}" ] && [ -n "$deb_ko" ]; then
+		suite "selftest-$k" bash -c "set -o pipefail; unset TC_LIB_DIR
+		export AIRFAIR_INSTALLED=1 AIRFAIR_KO='$PWD/$deb_ko' AIRFAIR_FEEDER_BIN=/usr/sbin/airfair-feeder
+		echo '# module under test: $deb_ko (airfair-dkms); tools: airfair-tools installed'
+		vm/run.sh --kver '$k' --timeout 2400 -- bash -c \"cp -a '$PWD/$deb_root/usr/.' /usr/ &&
+			bash selftests/run_tests.sh\" | tee '$res/selftest-$k.tap'"
+	else
+		suite "selftest-$k" bash -c "set -o pipefail; [ -n '$ko' ] && export AIRFAIR_KO='$PWD/$ko'
 		echo '# module under test: ${ko:-build/$k/sch_airfair.ko}'
 		vm/run.sh --kver '$k' --timeout 2400 -- bash selftests/run_tests.sh | tee '$res/selftest-$k.tap'"
+	fi
 	# The mac80211 hook: the same kernel booted with the patched mac80211.ko; the
 	# download fairness test then takes rates from the hook and runs airfair-default;
 	# stations join and leave under load while the hook answers for them. With them
@@ -107,8 +128,8 @@ done
 # computed on the host (testbed/analysis) and checked (airfair_analysis.smoke).
 # CI has 90 minutes: on a slow machine (TCG at about 0.6 of the usual speed: 2 x 22 min
 # of selftests) the smoke gets what is left of AIRFAIR_CHECK_BUDGET_S (from .ci/run's
-# start) after the Debian packages' share, the scenarios most telling first; those it
-# cannot fit are reported as SKIP.
+# start; 63 minutes, so that a guest started at its end still ends well inside CI's
+# 90), the scenarios most telling first; those it cannot fit are reported as SKIP.
 smoke_order=""
 for n in mixed demo chen-yan-vht ht; do	# first; then the others as they come
 	[ -f "testbed/scenarios/$n.toml" ] && smoke_order+=" $n"
@@ -119,7 +140,7 @@ for f in testbed/scenarios/*.toml; do
 done
 # A smoke guest takes 2-3 minutes: with less left than that, none boots (the first
 # used to boot whatever was left, and CI ran to 87 of its 90 minutes after a rerun).
-smoke_budget=$(( ${AIRFAIR_CHECK_BUDGET_S:-4200} - ($(date +%s) - check_t0) - 420 ))
+smoke_budget=$(( ${AIRFAIR_CHECK_BUDGET_S:-3780} - ($(date +%s) - check_t0) ))
 [ $smoke_budget -ge 180 ] || smoke_budget=0
 if [ ${#kvers[@]} -gt 0 ]; then
 	suite scenarios bash -c "set -o pipefail; rm -rf build/results/smoke
@@ -128,12 +149,6 @@ if [ ${#kvers[@]} -gt 0 ]; then
 			--budget $smoke_budget $smoke_order >&2
 		PYTHONPATH=testbed/analysis python3 -m airfair_analysis.smoke build/results/smoke |
 			tee '$res/scenarios.tap'"
-fi
-
-# The Debian packages, built, lintian-clean, and the tc plugin's and feeder's selftests
-# against their installed files, on the newest kernel (the tools do not depend on it).
-if [ $vm_only = 0 ] && [ ${#kvers[@]} -gt 0 ]; then
-	suite deb bash -c "set -o pipefail; scripts/check-deb.sh '${kvers[-1]}' | tee '$res/deb.tap'"
 fi
 
 scripts/summary.sh "$res"
