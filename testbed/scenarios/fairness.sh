@@ -476,10 +476,14 @@ fair_run() {
 		ppids+=($!)
 	done
 	[ "${FAIR_CLASS_TRACE:-0}" = 1 ] && fair_tcp_probe on
-	local c0t=$EPOCHREALTIME c1t
-	# airfair's classes, for airfair only: a previous run's must not be saved as this one's
+	local c0t c1t
+	# airfair's classes, for airfair only: a previous run's must not be saved as this one's.
+	# The window's ends are the middle of each class dump (tc forks slowly under TCG;
+	# the stations' backlogged time is divided by it)
 	rm -f "$WIFI_DIR/c0.json" "$WIFI_DIR/c1.json"
+	c0t=$EPOCHREALTIME
 	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c0.json" ;; esac
+	c0t=$(awk -v a="$c0t" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.6f", (a + b) / 2}')
 	local end qv mv
 	end=$(awk -v t="$t0" -v s="$secs" -v o="$FAIR_OMIT" 'BEGIN{printf "%.3f", t + o + s}')
 	# Backlog samples while the measurement runs (about one a second: forks are dear under TCG).
@@ -505,11 +509,12 @@ fair_run() {
 	[ "${FAIR_CLASS_TRACE:-0}" = 1 ] && fair_tcp_probe off
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/m1.json"
 	c1t=$EPOCHREALTIME
+	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
+	c1t=$(awk -v a="$c1t" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.6f", (a + b) / 2}')
 	hw1=$(fair_hwsim_lost)
 	FAIR_HWLOST=$(awk -v a="$hw0" -v b="$hw1" 'BEGIN {split(a, x, " "); split(b, y, " ")
 		printf "%d %d", y[1] - x[1], y[2] - x[2]}')
 	echo "$FAIR_HWLOST" > "$WIFI_DIR/hwsim-lost.txt"
-	case $q in airfair*) tc -j -s class show dev "$AP_IF" | grep '^{' > "$WIFI_DIR/c1.json" ;; esac
 	fair_drops > "$WIFI_DIR/drops1.txt"
 	wait "${pids[@]}" "${ppids[@]}" 2>/dev/null
 	for port in $sports; do kill "$(cat "$WIFI_DIR/iperf-server-$port.pid")" 2>/dev/null; done
