@@ -21,7 +21,9 @@
 # counts from the A-MPDU number the medium puts on received subframes (hwsim patch
 # 0003, mac80211 patch 395; within 1.4) and airfair charges what the station sends by.
 # The MPDUs acknowledged per PPDU attempt the hook reports (mac80211 patch 396) must
-# match the medium's delivered MPDUs per PPDU attempt within a factor 1.5. What airfair
+# match the medium's delivered MPDUs per PPDU attempt within a factor 1.5; the window
+# its PPDU attempts waited, by the hook's running counts (patch 400), the medium's
+# within 0.05 + 15 %. What airfair
 # charges a station, settled by the hook's running counts of PPDU attempts (patch 400),
 # must match the medium's air on its link and what its accesses waited (one AIFS and
 # the backoff each: not the AIFS again of rounds another sender won) within 15 %,
@@ -218,6 +220,24 @@ sample() {
 	done
 	cp "$AIRFAIR_MEDIUM_STATS" "$WIFI_DIR/after-$1.json"
 }
+# told_per_ppdu FIELD I: a running count the hook told (the class dump's .told) per PPDU
+# attempt it told, station I, from the first af sample to the last
+told_per_ppdu() {
+	jq -r -s --arg a "${STA_MAC[$2]}" --arg f "$1" \
+		'[.[] | (.station // empty) | select(.addr == $a)] |
+		((.[-1].told[$f] // 0) - (.[0].told[$f] // 0)) as $n |
+		((.[-1].told.ppdus // 0) - (.[0].told.ppdus // 0)) as $p |
+		if $p > 0 then $n / $p else 0 end' "$WIFI_DIR/af-class.json"
+}
+# medium_per_attempt FIELD I: the medium's count on the AP's links to station I per
+# PPDU attempt on them, between the first af sample and the last
+medium_per_attempt() {
+	for k in 1 12; do
+		jq -r --argjson i "$2" --arg f "$1" '[.medium.links[] | select(.tx == 0 and .rx == $i)] |
+			"\(map(.[$f] // 0) | add) \(map(.attempts) | add)"' "$WIFI_DIR/af-m$k.json"
+	done | awk 'NR == 1 { n = $1; a = $2 }
+		NR == 2 { if ($2 > a) printf "%.3f", ($1 - n) / ($2 - a); else print 0 }'
+}
 if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 	ktap_test_skip "airfair charges the hook's A-MPDU length" "mac80211 without the TX report hook"
 	ktap_test_skip "the hook's acknowledged MPDUs per PPDU attempt" "mac80211 without the TX report hook"
@@ -294,25 +314,28 @@ else
 		pl_msg+="sta$i: hook $pl medium $ptruth; "
 		awk -v m="$pl" -v t="$ptruth" 'BEGIN{d = m - t; if (d < 0) d = -d
 			exit !(d <= 0.1 + 0.25 * t)}' || pl_ok=0
-		# the window they waited (cw_scale, patch 397; up to the AC's CWmax, 399)
-		# against the medium's cw_units over its attempts from the first sample to the
-		# last, each sample weighed by the attempts since the one before (a window
-		# that read a long chain reads it until the PPDUs after push it out, which
-		# takes longest where attempts are fewest): within 0.1 + 75 % of it (the
-		# lossiest station's read 0.00-0.25 above the medium's on six guests in
-		# session 47, 0.06-0.66 on five in session 48, where the settlement moves
-		# its service; the charge no longer rests on this mean but on the running
-		# counts, which check 12 holds within 15 %)
-		read -r cw wtruth <<< "$(for k in $(seq 12); do sed -n "${i}p" "$WIFI_DIR/af-m$k.txt"; done |
-			awk -v a0="$a0" -v w0="$w0" -v cws="$(jq -r -s --arg a "${STA_MAC[i]}" \
+		# the window they waited, as the hook's running counts tell it (windows
+		# over PPDU attempts, patch 400, the counts the settlement rests on)
+		# against the medium's cw_units over its attempts to the station between
+		# the first sample and the last: within 0.05 + 15 % of it. Beside it the
+		# mean over the station's recent PPDUs (cw_scale, patch 397), which only
+		# the charge at dequeue uses: weighed by the attempts since the sample
+		# before, it read up to twice the medium's for the lossiest station (a
+		# long retry chain brings many attempts and a high mean at once; CI,
+		# 6.12: 2.91 against 1.45), so it is logged and not held to it
+		cw=$(told_per_ppdu windows "$i")
+		wtruth=$(medium_per_attempt cw_units "$i")
+		cwmean=$(for k in $(seq 12); do sed -n "${i}p" "$WIFI_DIR/af-m$k.txt"; done |
+			awk -v a0="$a0" -v cws="$(jq -r -s --arg a "${STA_MAC[i]}" \
 				'[.[] | (.station // empty) | select(.addr == $a) | .cw_scale // 0] |
 				map(tostring) | join(" ")' "$WIFI_DIR/af-class.json")" '
 			BEGIN { split(cws, h, " ") }
-			{ k++; da = $1 - a0; A += da; W += $5 - w0; H += da * h[k]; a0 = $1; w0 = $5 }
-			END { if (A > 0) printf "%.2f %.2f", H / A, W / A; else print "0 0" }')"
-		cw_msg+="sta$i: hook $cw medium $wtruth; "
+			{ k++; da = $1 - a0; A += da; H += da * h[k]; a0 = $1 }
+			END { if (A > 0) printf "%.2f", H / A; else print 0 }')
+		cw=$(awk -v v="$cw" 'BEGIN{printf "%.3f", v}')
+		cw_msg+="sta$i: hook $cw medium $wtruth (recent PPDUs $cwmean); "
 		awk -v m="$cw" -v t="$wtruth" 'BEGIN{d = m - t; if (d < 0) d = -d
-			exit !(t >= 1 && d <= 0.1 + 0.75 * t)}' || cw_ok=0
+			exit !(t >= 1 && d <= 0.05 + 0.15 * t)}' || cw_ok=0
 		# the charge from the first sample to the last (at dequeue, and with what
 		# the hook's running counts settled) over the medium's air to the station
 		# and what its accesses waited (waited_us less rewaited_us, the AIFS of
@@ -344,15 +367,8 @@ else
 		# the preambles' LTFs per PPDU attempt over the settled reports, against the
 		# medium's over its attempts between the first and last sample: the same
 		# attempts, all but the few at either end
-		lt=$(jq -r -s --arg a "${STA_MAC[i]}" \
-			'[.[] | (.station // empty) | select(.addr == $a)] |
-			((.[-1].told.ltfs // 0) - (.[0].told.ltfs // 0)) as $l |
-			((.[-1].told.ppdus // 0) - (.[0].told.ppdus // 0)) as $p |
-			if $p > 0 then $l / $p else 0 end' "$WIFI_DIR/af-class.json")
-		ltruth=$(for k in 1 12; do jq -r --argjson i "$i" '[.medium.links[] |
-			select(.tx == 0 and .rx == $i)] | "\(map(.ltfs // 0) | add) \(map(.attempts) | add)"' \
-			"$WIFI_DIR/af-m$k.json"; done | awk 'NR == 1 { l = $1; a = $2 }
-			NR == 2 { if ($2 > a) printf "%.3f", ($1 - l) / ($2 - a); else print 0 }')
+		lt=$(told_per_ppdu ltfs "$i")
+		ltruth=$(medium_per_attempt ltfs "$i")
 		lt_msg+="sta$i: hook $(awk -v v="$lt" 'BEGIN{printf "%.3f", v}') medium $ltruth; "
 		awk -v m="$lt" -v t="$ltruth" 'BEGIN{d = m - t; if (d < 0) d = -d
 			exit !(t >= 1 && d <= 0.03 * t)}' || lt_ok=0
