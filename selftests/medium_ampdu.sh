@@ -197,14 +197,13 @@ fi
 # airfair `ampdu auto`: the hook's MPDUs per PPDU for each station against the medium's
 # over the same seconds (MPDUs sent per PPDU attempt, frames sent alone included), and
 # the charge using it as measured.
-mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs failed-PPDUs
-	#				      windows" (cw_units: CWmin + 1 each attempt waited)
+mpdus() { # mpdus <stats file> [up]: "PPDU-attempts MPDUs delivered-MPDUs failed-PPDUs"
 	local dir=${2:-down}	# (sta->AP), a line each; the data's ACs: BE, and BK where
 	for i in 1 2 3; do	# airfair's defer-data sends the AP's bulk data
 		jq -r --argjson i "$i" --arg d "$dir" '[.medium.links[] | select((.ac == "be" or .ac == "bk") and
 			(if $d == "up" then .tx == $i and .rx == 0 else .tx == 0 and .rx == $i end))] |
-			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0) \(map(.ppdu_failures) | add // 0) \(map(.cw_units // 0) | add // 0)"' \
-			"$1" 2>/dev/null || echo "0 0 0 0 0"
+			"\(map(.attempts) | add // 0) \(map(.ampdu_mpdus + .attempts - .ampdus) | add // 0) \(map(.frames) | add // 0) \(map(.ppdu_failures) | add // 0)"' \
+			"$1" 2>/dev/null || echo "0 0 0 0"
 	done
 }
 # sample TAG: after 5 s, airfair's class stats 12 times, 0.5 s apart, into TAG-class.json,
@@ -272,8 +271,8 @@ else
 	ok=1 msg="" ack_ok=1 ack_msg="" pl_ok=1 pl_msg="" cw_ok=1 cw_msg="" ch_ok=1 ch_msg="" lt_ok=1 lt_msg=""
 	for k in $(seq 12); do mpdus "$WIFI_DIR/af-m$k.json" > "$WIFI_DIR/af-m$k.txt"; done
 	for i in 1 2 3; do
-		read -r a0 n0 d0 f0 w0 <<< "${m0[i - 1]}"
-		read -r a1 n1 d1 f1 w1 <<< "${m1[i - 1]}"
+		read -r a0 n0 d0 f0 <<< "${m0[i - 1]}"
+		read -r a1 n1 d1 f1 <<< "${m1[i - 1]}"
 		read -r used last meas <<< "$(jq -r -s --arg a "${STA_MAC[i]}" \
 			'[.[] | (.station // empty) | select(.addr == $a)] |
 			"\(.[-1].ampdu_used // 0) \(.[-1].ampdu_measured // 0) \(map(.ampdu_measured // 0) | add / (length + 0.0001))"' \
