@@ -376,6 +376,11 @@ note = "drop tail favours the fast station"
         row = [ln for ln in md.splitlines() if ln.startswith("| down.d1 | airfair |")]
         self.assertEqual(len(row), 1)
         self.assertIn("| 1.0000 | 0.9900 |", row[0])      # ours beside the paper's
+        # Jain in chen-yan's airtime beside it: pfifo's 350/150 us with the backoff in g1
+        # (250000 / 290000), 400/100 in g2, which reports none (25/34)
+        self.assertIn("| airtime Jain | paper | Jain +backoff |", md)
+        row = [ln for ln in md.splitlines() if ln.startswith("| down.d1 | pfifo |")][0]
+        self.assertIn(f"| {(25 / 29 + 25 / 34) / 2:.4f} ({25 / 34:.4f}-{25 / 29:.4f}) |", row)
         self.assertIn("Paper: somewhere.", md)
 
 
