@@ -33,6 +33,8 @@ from .metrics import jain
 from .scenario import airtime_ref as ar
 
 KINDS = ("up", "down", "udp")
+UDPIP_HDR_LEN = 28      # IPv4 + UDP: a datagram's L3 length less its payload
+AP_TXOP_US = 1792       # hostapd's tx_queue_data*_burst = 1.8 ms, 56 x 32 us (demo-txop)
 
 
 def _parts(t, rate, length, loss, ac):
@@ -49,13 +51,14 @@ def _parts(t, rate, length, loss, ac):
     return busy, access
 
 
-def station(phy, rate, kind, d=2, length=1500, loss=0.0, txop_us=1792):
+def station(phy, rate, kind, d=2, length=1500, loss=0.0, txop_us=AP_TXOP_US):
     """Per data frame of `length` bytes of one station's traffic: busy ns, access ns
     (its TCP ACK's share included) and the payload bits it carries."""
     t = ar.timing_preset(phy)
     st = ar.no_txop(t)
     ap = dict(t, txop_us=[0, 0, 0, txop_us])
-    payload = 8 * (length - ar.P["TCPIP_HDR_LEN"]) if kind != "udp" else 8 * (length - 28)
+    hdr = UDPIP_HDR_LEN if kind == "udp" else ar.P["TCPIP_HDR_LEN"]
+    payload = 8 * (length - hdr)
     if kind == "up":
         busy, acc = _parts(st, rate, length, loss, ar.AC_BE)
         ab, aa = _parts(st, rate, ar.P["TCP_ACK_LEN"], loss, ar.AC_VO)
@@ -102,7 +105,7 @@ def main(argv=None):
                                  description="busy-air figures of an ideal airtime-fair schedule")
     ap.add_argument("--phy", default="11a")
     ap.add_argument("--ref-busy", type=float)
-    ap.add_argument("--txop-us", type=int, default=1792)
+    ap.add_argument("--txop-us", type=int, default=AP_TXOP_US)
     ap.add_argument("--d", type=int, default=2)
     ap.add_argument("--len", type=int, default=1500)
     ap.add_argument("--loss", type=float, default=0.0)
