@@ -147,6 +147,20 @@ def iperf_error(path):
     return err or ("" if d is not None else "no iperf3 result saved")
 
 
+def iperf_received(path):
+    """What one iperf3 -J run's receiver counted, for a diagnostic: bytes over seconds
+    and how many of its intervals carried data."""
+    d = iperf_json(path)
+    if d is None:
+        return "no iperf3 result"
+    r = d.get("end", {}).get("sum_received")
+    ivs = [i["sum"] for i in d.get("intervals", []) if "sum" in i]
+    busy = sum(1 for i in ivs if i.get("bytes"))
+    head = (f"received {r.get('bytes', 0)} B in {r.get('seconds', 0):.1f} s" if r
+            else "no receiver sum")
+    return f"{head}, {busy} of {len(ivs)} intervals with data"
+
+
 def iperf_goodput_mbps(path):
     """Receiver-side goodput of one iperf3 -J result (0 for a failed run). A download
     (-R) whose end-of-test exchange failed still has its receiver's own figures: the

@@ -13,7 +13,7 @@ import sys
 
 from .metrics import maxmin_fair
 from .report import summarise
-from .run import iperf_error
+from .run import iperf_error, iperf_received
 
 MIN_JAIN = 0.85  # 8 s, 3-12 stations: leith under metered airfair gave 0.916
 # At or above this airfair is fair within an 8 s run's spread: where pfifo happened to
@@ -50,10 +50,11 @@ def judge_jain(a, f):
 
 
 def iperf_errors(gdir, run, qdisc, sta):
-    """Why station STA's iperf3 clients failed in one saved run, one line each."""
-    return [e for p in sorted(glob.glob(os.path.join(glob.escape(gdir), run,
-                                                      f"{qdisc}-iperf-sta{sta}-*.json")))
-            for e in [iperf_error(p)] if e]
+    """Why station STA's iperf3 clients failed in one saved run, one line each, or what
+    their receivers counted where none failed."""
+    paths = sorted(glob.glob(os.path.join(glob.escape(gdir), run, f"{qdisc}-iperf-sta{sta}-*.json")))
+    return ([e for p in paths for e in [iperf_error(p)] if e] or
+            [f"{os.path.basename(p)}: {iperf_received(p)}" for p in paths])
 
 
 def check(root):
