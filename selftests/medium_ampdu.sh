@@ -382,8 +382,9 @@ else
 		read -r r0 r1 told <<< "$(awk -v c="$ch" -v s="$st" -v t="$tw" -v m="$mt" 'BEGIN{
 			split(t, x, " "); split(m, y, " "); a = y[1] + y[2]
 			if (a > 0) printf "%.3f %.3f", c / a, (c + s) / a; else printf "0 0"
-			printf " air %.3f wait %.3f attempts %.3f", (y[1] > 0 ? x[1] / y[1] : 0),
-				(y[2] > 0 ? x[2] / y[2] : 0), (y[3] > 0 ? x[3] / y[3] : 0)}')"
+			# no comparison inside printf: an awk may read its ">" as a redirection
+			for (j = 1; j <= 3; j++) q[j] = y[j] > 0 ? x[j] / y[j] : 0
+			printf " air %.3f wait %.3f attempts %.3f", q[1], q[2], q[3]}')"
 		ch_msg+="sta$i: $r1 (at dequeue $r0; told/medium: $told); "
 		# what the medium's own reports told mac80211 over the same stage
 		# against what it sent: attempts and the MPDUs' data at their rates
@@ -392,8 +393,9 @@ else
 				"\(map(.told) | add) \(map(.attempts) | add) \(map(.told_byte_us) | add) \(map(.mpdu_byte_us) | add) \(map(.data_us) | add) \(map(.overhead_us) | add) \(map(.collision_us) | add) \(map(.lost_us) | add)"' \
 				"$WIFI_DIR/af-$f-medium.json"; done | awk 'NR == 1 { split($0, a, " ") }
 			NR == 2 { split($0, b, " "); for (j = 1; j <= 8; j++) d[j] = b[j] - a[j]
+				ta = d[2] > 0 ? d[1] / d[2] : 0; td = d[4] > 0 ? d[3] / d[4] : 0
 				printf "told/attempts %.3f, told/sent data %.3f, data %.0f overhead %.0f collision %.0f lost %.0f us",
-					(d[2] > 0 ? d[1] / d[2] : 0), (d[4] > 0 ? d[3] / d[4] : 0), d[5], d[6], d[7], d[8] }')"
+					ta, td, d[5], d[6], d[7], d[8] }')"
 		log "sta$i: the hook's told: air $(echo "$tw" | cut -d' ' -f1) us, wait $(echo "$tw" | cut -d' ' -f2) us, $(echo "$tw" | cut -d' ' -f3) PPDUs; medium $mt"
 		awk -v r="$r1" 'BEGIN{exit !(r >= 0.85 && r <= 1.15)}' || ch_ok=0
 		# the preambles' LTFs per PPDU attempt over the settled reports, against the
