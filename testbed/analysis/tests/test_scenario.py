@@ -162,6 +162,11 @@ class Scenario(unittest.TestCase):
         sc = parse(GOOD.replace('qdiscs = ["pfifo", "airfair"]\n', 'qdiscs = ["pfifo", "airfair-naive", "airfair-b50", "airfair"]\n', 1), "t")
         smoke(sc)
         self.assertEqual(sc.runs[0].qdiscs, ["pfifo", "airfair"])
+        # ... and the defaults, what `tc qdisc add ... airfair` gives, before the meter
+        sc = parse(GOOD.replace('qdiscs = ["pfifo", "airfair"]\n',
+                                'qdiscs = ["pfifo", "airfair", "airfair-naive", "airfair-default"]\n', 1), "t")
+        smoke(sc)
+        self.assertEqual(sc.runs[0].qdiscs, ["pfifo", "airfair-default"])
         sc = parse(GOOD.replace('qdiscs = ["pfifo", "airfair"]\n', 'qdiscs = ["pfifo", "airfair-naive", "airfair-b50"]\n', 1)
                    .replace("{ airfair = 0.99 }", "{ pfifo = 0.99 }"), "t")
         smoke(sc)
