@@ -94,13 +94,14 @@ scripts/node-exporter.sh >/dev/null ||
 # a rerun costs a boot and the test that died, a few minutes, not the suite again.
 # Without it the run is red anyway. On this project's 2-core machine the suites end 71
 # minutes into CI's 90 (6.12's selftests 39-61 minutes in, its hook suite 61-71): a
-# rerun may start until 70 minutes in (the hook suites, the last and 10 minutes long,
-# until 75), and the smoke after them skips what has no time left. A given
-# AIRFAIR_VM_RERUN_UNTIL binds every suite.
+# rerun may start until 20 minutes before CI's end (the hook suites, the last and 10
+# minutes long, until 15), and the smoke after them skips what has no time left. A
+# given AIRFAIR_VM_RERUN_UNTIL binds every suite.
 check_t0=${AIRFAIR_CHECK_T0:-$(($(date +%s) - SECONDS))}
+ci_end=$((check_t0 + 5400))	# CI stops a run at 90 minutes
 export AIRFAIR_VM_RERUNS=${AIRFAIR_VM_RERUNS:-2}
-hook_rerun_until=${AIRFAIR_VM_RERUN_UNTIL:-$((check_t0 + 5400 - 900))}
-export AIRFAIR_VM_RERUN_UNTIL=${AIRFAIR_VM_RERUN_UNTIL:-$((check_t0 + 5400 - 1200))}
+hook_rerun_until=${AIRFAIR_VM_RERUN_UNTIL:-$((ci_end - 900))}
+export AIRFAIR_VM_RERUN_UNTIL=${AIRFAIR_VM_RERUN_UNTIL:-$((ci_end - 1200))}
 
 for k in "${kvers[@]}"; do
 	ko=$(find "build/dkms/install/$k/updates/dkms" -name 'sch_airfair.ko*' 2>/dev/null | head -n 1)
@@ -136,9 +137,8 @@ done
 # CI has 90 minutes: the smoke gets what is left of AIRFAIR_CHECK_BUDGET_S (from
 # .ci/run's start; 75 minutes, so that a guest started at its end, 2-3 minutes, at
 # most its 442 s timeout, still ends inside CI's 90), the scenarios most telling first;
-# those it cannot fit are reported as SKIP. On this project's 2-core machine the suites
-# before it end 71 minutes in (2 x 22 min of selftests): at 63 minutes, the budget
-# before, the smoke never ran there.
+# those it cannot fit are reported as SKIP (at 63 minutes, the budget before, every one
+# was on this machine, where the suites above end 71 minutes in).
 smoke_order=""
 for n in mixed demo chen-yan-vht ht; do	# first; then the others as they come
 	[ -f "testbed/scenarios/$n.toml" ] && smoke_order+=" $n"

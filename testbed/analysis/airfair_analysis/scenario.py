@@ -504,10 +504,8 @@ def smoke(sc):
     r = sc.runs[0]
     base = lambda q: sc.variants.get(q, (q,))[0]
     # airfair as the product runs it: its defaults (`tc qdisc add dev wlan0 root airfair`
-    # and the PHY preset), else the metered airfair, else any airfair variant but the
-    # naive baseline. The metered one's `utilisation` is the testbed's own number: at VHT
-    # it releases a frame at a time, the AP builds no A-MPDU, and in 8 s at k = 30 a
-    # station's flow can stall for most of its 60-odd frames
+    # and the PHY preset), else the metered airfair, whose `utilisation` is the testbed's
+    # own number (docs/scenarios.md), else any airfair variant but the naive baseline
     fair = sorted((q for q in r.qdiscs if base(q).startswith("airfair") and base(q) != "airfair-naive"),
                   key=lambda q: (q != "airfair-default", q != "airfair",
                                  base(q) != "airfair-default", base(q) != "airfair"))
