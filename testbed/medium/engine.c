@@ -734,7 +734,7 @@ static void report_add(struct med_frame *f, uint32_t tok, unsigned int n)
 static void report_attempts(struct medium *m, int radio, struct med_frame *f, uint32_t tok,
 			    int nagg, int got)
 {
-	struct med_unreported *u = &m->ampdu_unreported[radio][f->dst];
+	struct med_unreported *u = &m->ampdu_unreported[radio][f->dst][f->ac];
 	int64_t n = u->attempts + 1, mpdus = (int64_t)u->mpdus + nagg + u->carry;
 	int64_t len = mpdus > 0 ? mpdus / n : 0;
 
@@ -858,7 +858,7 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	if (rep)
 		report_attempts(m, tx->radio, rep, tx->f->rate_tok[tx->rate_i], tx->nagg, got);
 	else
-		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst], tx->f, tx->rate_i,
+		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst][tx->ac], tx->f, tx->rate_i,
 			       tx->nagg);
 
 	if (tx->ok) {
@@ -971,7 +971,7 @@ static void end_tx(struct medium *m, int ci)
 				frame_finish(m, c, tx, false);
 			} else {
 				if (f->ampdu && f->dst >= 0 && f->dst != MED_BCAST)
-					unreported_add(&m->ampdu_unreported[tx->radio][f->dst],
+					unreported_add(&m->ampdu_unreported[tx->radio][f->dst][tx->ac],
 						       f, tx->rate_i, 1);
 				a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
 				a->backoff = rand_slots(m, a->cw);

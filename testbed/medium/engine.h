@@ -234,7 +234,9 @@ struct medium {
 	med_phy_fn phy_for;
 	/*
 	 * Failed A-MPDU attempts not yet reported (no frame of theirs finished),
-	 * per link, by the rate they went at: told on the next report.
+	 * per link and AC, by the rate they went at: told on the AC's next
+	 * report, whose retry chain then tells the windows the AC's attempts
+	 * waited (each AC has its own).
 	 */
 	struct med_unreported {
 		int n;
@@ -242,7 +244,7 @@ struct medium {
 		uint16_t fails[MED_MAX_RATES];
 		uint32_t attempts, mpdus;	/* and the MPDUs they carried */
 		int32_t carry;	/* MPDUs the reports' lengths have yet to tell */
-	} ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS];
+	} ampdu_unreported[MED_MAX_RADIOS][MED_MAX_RADIOS][AIRFAIR_NUM_ACS];
 	/* per-radio EDCA override hook: fills p for (radio, ac); return false for default */
 	bool (*edca_for)(void *ctx, int radio, int ac, struct med_edca *p);
 };
