@@ -676,6 +676,13 @@ static void start_tx(struct medium *m, int ci, uint64_t ts)
 	launch(m, ci, ts, ts - c->idle_start);
 }
 
+/* the failed attempts carried for f's link: its sender, its receiver and its AC */
+static struct med_unreported *unreported(struct medium *m, int radio,
+					 const struct med_frame *f)
+{
+	return &m->ampdu_unreported[radio][f->dst][f->ac];
+}
+
 /* a failed A-MPDU attempt at slot s of f's chain, to be told on a later report */
 static void unreported_add(struct med_unreported *u, const struct med_frame *f, int s,
 			   int nagg)
@@ -734,7 +741,7 @@ static void report_add(struct med_frame *f, uint32_t tok, unsigned int n)
 static void report_attempts(struct medium *m, int radio, struct med_frame *f, uint32_t tok,
 			    int nagg, int got)
 {
-	struct med_unreported *u = &m->ampdu_unreported[radio][f->dst][f->ac];
+	struct med_unreported *u = unreported(m, radio, f);
 	int64_t n = u->attempts + 1, mpdus = (int64_t)u->mpdus + nagg + u->carry;
 	int64_t len = mpdus > 0 ? mpdus / n : 0;
 
@@ -858,8 +865,7 @@ static void ampdu_end(struct medium *m, struct med_tx *tx)
 	if (rep)
 		report_attempts(m, tx->radio, rep, tx->f->rate_tok[tx->rate_i], tx->nagg, got);
 	else
-		unreported_add(&m->ampdu_unreported[tx->radio][tx->f->dst][tx->ac], tx->f, tx->rate_i,
-			       tx->nagg);
+		unreported_add(unreported(m, tx->radio, tx->f), tx->f, tx->rate_i, tx->nagg);
 
 	if (tx->ok) {
 		cell->data_ns += tx->ppdu_ns;
@@ -971,8 +977,7 @@ static void end_tx(struct medium *m, int ci)
 				frame_finish(m, c, tx, false);
 			} else {
 				if (f->ampdu && f->dst >= 0 && f->dst != MED_BCAST)
-					unreported_add(&m->ampdu_unreported[tx->radio][f->dst][tx->ac],
-						       f, tx->rate_i, 1);
+					unreported_add(unreported(m, tx->radio, f), f, tx->rate_i, 1);
 				a->cw = (a->cw * 2 + 1) > a->p.cwmax ? a->p.cwmax : a->cw * 2 + 1;
 				a->backoff = rand_slots(m, a->cw);
 				MED_LOG(m, 3, "radio %d ac %d: retry %d, cw %u, backoff %d\n", tx->radio,
