@@ -391,8 +391,17 @@ static void airfair_busy_recount(struct airfair_sched *q)
  * window: without a bound, the window and not the schedule decides its share
  * of the air. A bound above what the share needs only lengthens the hold; one
  * below would leave the share unused, hence the margins.
+ *
+ * A station alone also gets the frames of two ACKs on top: an ACK the meter
+ * holds waits for its d frames' air over the grant, and a window without
+ * them keeps the upload under the grant, which utilisation auto then
+ * measures lower, and the window follows it down (a lone upload locked in
+ * at a tenth of its rate, its window at two frames). With others active the
+ * extra frames are the slow stations' gain: the window decides again (the
+ * testbed's uploads: the 6 Mbit/s station took 43 % of the air).
  */
 #define AIRFAIR_UPLOAD_WIN_MIN	2
+#define AIRFAIR_UPLOAD_WIN_ACKS	2
 
 /* the meter's grant in per mille of real time (1000 unmetered) */
 static u32 airfair_util_permille(const struct airfair_sched *q)
@@ -423,7 +432,11 @@ static void airfair_upload_window(struct airfair_sched *q,
 		airfair_busy_recount(q);
 	/* per mille of real time x us = ns of air */
 	air_ns = div_u64((u64)util * sta->weight * span, q->busy_weight);
-	frames = max_t(u64, div_u64(air_ns, frame_ns), AIRFAIR_UPLOAD_WIN_MIN);
+	frames = div_u64(air_ns, frame_ns);
+	if (sta->weight >= q->busy_weight)
+		frames += DIV_ROUND_UP(AIRFAIR_UPLOAD_WIN_ACKS *
+				       flow->delack_x256, 256);
+	frames = max_t(u64, frames, AIRFAIR_UPLOAD_WIN_MIN);
 	bytes = min_t(u64, frames * flow->mss, U32_MAX);
 	win = htons(min_t(u64, max_t(u64, bytes >> flow->wscale, 1), 0xffff));
 	if (airfair_tcp_lower_window(skb, thoff, win))
@@ -896,7 +909,7 @@ static bool airfair_queue_below_full(struct airfair_sched *q)
 static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 {
 	u64 elapsed = now - q->auto_epoch_ns, used, best = 0;
-	bool grant_limited, demand_limited, contended, full;
+	bool grant_limited, demand_limited, contended, full, alone;
 	u32 gain, rate;
 	s64 saved;
 	int i;
@@ -922,6 +935,7 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 			 !q->auto_upload && !full;
 	contended = q->auto_stations > 1 && !demand_limited &&
 		    (airfair_uploads_seen(q) || !airfair_hook_backpressure(q));
+	alone = q->auto_stations < 2;
 	saved = max_t(s64, q->auto_epoch_tokens, 0);
 	q->auto_emptied = false;
 	q->auto_upload = false;
@@ -954,9 +968,20 @@ static void airfair_meter_adapt(struct airfair_sched *q, u64 now)
 		 * Part of what went through went into the queue below, not
 		 * onto the air: no sample kept may read above 7/8 of this
 		 * one, startup ends, and the cycle starts again from its
-		 * drain, with no probe while the queue stands.
+		 * drain, with no probe while the queue stands. One station
+		 * alone has no one to share with, and its grant is at most
+		 * halved: an interval that used under half of it was held
+		 * down by its demand (an upload in slow start), and the queue
+		 * below it may be that station's own contention. Cut to such
+		 * a rate, the grant sat at its 1 % floor, where an interval
+		 * lasts a second and the probes took ten to climb back: a
+		 * lone upload ran at a tenth of its rate. With more stations
+		 * the bound left the queue below standing (the stock mixed
+		 * scenario: 40 % busy air against 60 %).
 		 */
 		rate -= rate / 8;
+		if (alone)
+			rate = max_t(u32, rate, q->util_q16 / 2);
 		for (i = 0; i < AIRFAIR_UTIL_AUTO_WIN; i++)
 			q->auto_rate_q16[i] = min(q->auto_rate_q16[i], rate);
 		q->auto_startup = false;
