@@ -12,6 +12,8 @@
 #   with no-defer-data none; and the station's cost per frame (class stats: a static
 #   54 Mbit/s station without loss) differs by BK's four extra AIFS slots, 36 us at
 #   802.11g's 9 us slot; with `txop` in BK it shares a burst's access (tc-airfair(8)).
+#   The uploads, each the first after a qdisc change, run at least a third as fast as
+#   under pfifo (the default meter and upload window let a lone station send).
 . "$(dirname "$0")/lib.sh"
 
 MEDIUM=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
@@ -24,7 +26,7 @@ require_cmd tc iw hostapd wpa_supplicant iperf3 jq
 require_module mac80211_hwsim
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
-ktap_set_plan 7
+ktap_set_plan 8
 trap wifi_cleanup EXIT
 
 wifi_workdir
@@ -37,7 +39,7 @@ if ! wifi_setup 1 band=2g mode=legacy || ! server_setup 0; then
 fi
 ktap_test_pass "medium, AP and one station up"
 
-declare -A share cost
+declare -A share cost gp_first
 # sta1 KEY: one field of station 1's class statistics
 sta1() {
 	tc -j -s class show dev "$AP_IF" | grep '^{' |
@@ -47,32 +49,45 @@ sta1() {
 # share of the AP's frames to sta1 that went in AC (vo or bk) -> share[OPTION], the
 # station's cost a (ns) -> cost[OPTION]
 ac_run() {
-	local opt=$1 dir=$2 ac=$3 gp vo0 vi0 be0 bk0 vo1 vi1 be1 bk1 n all
+	local opt=$1 dir=$2 ac=$3 gp vo0 vi0 be0 bk0 vo1 vi1 be1 bk1 n all try
 	shift 3
 	if ! tc qdisc replace dev "$AP_IF" root airfair 11g "$opt" "$@" \
 		station "${STA_MAC[1]}" rate 54mbit; then
 		ktap_test_fail "airfair with $opt on the AP"
 		ktap_finished
 	fi
-	sta_ping 1 "" 1 > /dev/null 2>&1
-	sleep 0.5
-	read -r vo0 vi0 be0 bk0 < <(medium_ac_frames 0 1)
-	gp=$(iperf_run tcp "$dir" 1 "$SECS")
-	sleep 0.5
-	read -r vo1 vi1 be1 bk1 < <(medium_ac_frames 0 1)
-	all=$((vo1 - vo0 + vi1 - vi0 + be1 - be0 + bk1 - bk0))
-	case $ac in vo) n=$((vo1 - vo0)) ;; bk) n=$((bk1 - bk0)) ;; esac
-	share[$opt]=$(awk -v n=$n -v a=$all 'BEGIN {printf "%.3f", a ? n / a : 0}')
-	cost[$opt]=$(sta1 cost_a_ns)
-	ktap_diag "$opt: $dir $gp Mbit/s; AP->sta1 frames in the medium: vo $((vo1 - vo0)) vi $((vi1 - vi0)) be $((be1 - be0)) bk $((bk1 - bk0)) (${ac^^} share ${share[$opt]}); cost a ${cost[$opt]} ns"
+	for try in 1 2 3; do
+		sta_ping 1 "" 1 > /dev/null 2>&1
+		sleep 0.5
+		read -r vo0 vi0 be0 bk0 < <(medium_ac_frames 0 1)
+		gp=$(iperf_run tcp "$dir" 1 "$SECS")
+		sleep 0.5
+		read -r vo1 vi1 be1 bk1 < <(medium_ac_frames 0 1)
+		all=$((vo1 - vo0 + vi1 - vi0 + be1 - be0 + bk1 - bk0))
+		case $ac in vo) n=$((vo1 - vo0)) ;; bk) n=$((bk1 - bk0)) ;; esac
+		share[$opt]=$(awk -v n=$n -v a=$all 'BEGIN {printf "%.3f", a ? n / a : 0}')
+		cost[$opt]=$(sta1 cost_a_ns)
+		[ "$try" = 1 ] && gp_first[$opt]=$gp
+		ktap_diag "$opt: $dir $gp Mbit/s; AP->sta1 frames in the medium: vo $((vo1 - vo0)) vi $((vi1 - vi0)) be $((be1 - be0)) bk $((bk1 - bk0)) (${ac^^} share ${share[$opt]}); cost a ${cost[$opt]} ns"
+		[ "$all" -ge "$AC_MIN_FRAMES" ] && break
+		ktap_diag "$opt: $all frames are too few to judge a share (want $AC_MIN_FRAMES): run $try of 3"
+	done
 }
 
+# A share is judged over at least AC_MIN_FRAMES of the AP's frames to the station. The
+# frames outside the flow (iperf3's control connection, its handshake and FIN, the ping:
+# 21-32 per run) are a fixed count per run, not per second: a flow that TCG's stalls
+# slowed to a tenth of its rate leaves too few frames for the share to say anything (CI
+# at 6db950a: 124 ACKs in VO against 25 such frames, 0.832, at 0.41 Mbit/s against 3.4
+# in other runs). Such a run goes again, at most three times.
+AC_MIN_FRAMES=400
 # Warm minstrel up first: the first upload after association climbs from the lowest
 # rate, and at a quarter of the rate the measured run has a quarter of the ACKs, against
 # the same few dozen frames that carry data to the station (iperf3's control messages,
 # the handshake): CI at 0151ec5 read 0.895 at 0.9 Mbit/s against 3.39 without ack-prio.
 tc qdisc replace dev "$AP_IF" root pfifo
 iperf_tcp_up 1 2 > /dev/null
+gp_pfifo=$(iperf_run tcp up 1 "$SECS")
 ac_run ack-prio up vo
 ac_run no-ack-prio up vo
 ac_run defer-data down bk utilisation $((30 / K))%
@@ -97,6 +112,21 @@ share_check() {
 	fi ;;
 	esac
 }
+# A lone station's upload, each the first after a qdisc change, at least a third as fast as
+# under pfifo: the meter once cut its grant to its 1 % floor at an upload's start, and
+# the upload window, sized from the grant, held the upload there (0.4-0.6 Mbit/s against
+# 3.4 in half the runs; docs/qdisc.md, the upload window).
+up_ok=1
+for o in ack-prio no-ack-prio; do
+	awk -v g="${gp_first[$o]:-0}" -v p="${gp_pfifo:-0}" 'BEGIN {exit !(p > 0 && g >= p / 3)}' ||
+		up_ok=0
+done
+up_msg="uploads under airfair: ack-prio ${gp_first[ack-prio]:-?}, no-ack-prio ${gp_first[no-ack-prio]:-?} Mbit/s against pfifo's ${gp_pfifo:-?} (each >= 1/3)"
+if [ "$up_ok" = 1 ]; then
+	ktap_test_pass "$up_msg"
+else
+	ktap_test_fail_timing "$up_msg"
+fi
 share_check ack-prio VO uploader
 share_check no-ack-prio VO uploader
 # the sparse flows' packets stay in BE: the pings' replies, iperf3's control
