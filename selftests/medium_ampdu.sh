@@ -114,9 +114,10 @@ first_rates() { # first_rates <station>: "Mbit/s bytes" of the AP's first attemp
 }
 for i in 1 2 3 4; do
 	first_rates "$i" > "$WIFI_DIR/rates$i"
+	# the four rates that carried most, each at 1 % or more
 	seen=$(awk '{t += $2; r[NR] = $1; b[NR] = $2}
-		END{for (n = 1; n <= NR && n <= 4; n++) printf "%s %.0f %%%s", r[n], b[n] * 100 / t,
-			n < NR && n < 4 ? ", " : ""}' "$WIFI_DIR/rates$i")
+		END{for (n = 1; n <= NR && n <= 4; n++) if (n == 1 || b[n] * 100 >= t)
+			printf "%s%s %.0f %%", (n > 1 ? ", " : ""), r[n], b[n] * 100 / t}' "$WIFI_DIR/rates$i")
 	mode=$(awk 'NR == 1 {print $1}' "$WIFI_DIR/rates$i")
 	if [ "$i" = 4 ]; then
 		# Shown, not judged: where every rate above the cap fails outright, minstrel_ht
