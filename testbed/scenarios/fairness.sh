@@ -215,11 +215,24 @@ fair_stop_feeder() {
 	return 0
 }
 
+# fair_codel_opts EXTRA: FAIR_AIRFAIR_OPTS less the CoDel target and interval EXTRA gives
+# itself. tc refuses a key given twice, and a scenario's variant may set its own (a CoDel
+# that never drops, as a bound).
+fair_codel_opts() {
+	local o=" $FAIR_AIRFAIR_OPTS " k
+	for k in target interval; do
+		[[ " $1 " == *" $k "* ]] && o=$(sed -E "s/ $k [^ ]+ / /" <<< "$o")
+	done
+	o=${o# }
+	echo "${o% }"
+}
+
 # Install root qdisc Q on the AP. On failure prints why and returns 1.
 fair_set_qdisc() {
-	local q=$1 extra=${2:-} out model upload src
+	local q=$1 extra=${2:-} out model upload src opts
 	FAIR_QNOTE=""
 	fair_stop_feeder
+	opts=$(fair_codel_opts "$extra")
 	case $q in
 	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 $extra 2>&1) ;;
 	airfair-pending)
@@ -227,19 +240,19 @@ fair_set_qdisc() {
 		grep -qw ieee80211_tx_report_register /proc/kallsyms ||
 			{ echo "airfair-pending: needs the mac80211 hook (boot with mac80211-patches/)"; return 1; }
 		out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" model precise \
-			unmetered pending-limit "$FAIR_PENDING" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
+			unmetered pending-limit "$FAIR_PENDING" $opts $extra 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
-		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $FAIR_AIRFAIR_OPTS, rate and loss live from the mac80211 hook" ;;
+		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $opts, rate and loss live from the mac80211 hook" ;;
 	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static|airfair-default)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
 		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
 		[ "$q" = airfair-nowindow ] && upload+=" no-upload-window" || upload+=" upload-window"
 		if [ "$q" = airfair-default ]; then
-			out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
+			out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" $opts $extra 2>&1) ||
 				{ echo "airfair: $out"; return 1; }
 		else
 			out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" model $model upload $upload \
-				utilisation "$FAIR_UTIL" $FAIR_AIRFAIR_OPTS $extra 2>&1) ||
+				utilisation "$FAIR_UTIL" $opts $extra 2>&1) ||
 				{ echo "airfair model $model: $out"; return 1; }
 		fi
 		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
@@ -255,9 +268,9 @@ fair_set_qdisc() {
 			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
 		fi
 		if [ "$q" = airfair-default ]; then
-			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $FAIR_AIRFAIR_OPTS, $src"
+			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $opts, $src"
 		else
-			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $FAIR_AIRFAIR_OPTS, $src"
+			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $opts, $src"
 		fi ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q $extra 2>&1) ;;
 	esac
