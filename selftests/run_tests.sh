@@ -28,6 +28,29 @@ done_list=$AIRFAIR_RESULTS/run_tests.done
 mkdir -p "$AIRFAIR_RESULTS"
 [ -n "${AIRFAIR_VM_RERUN:-}" ] && [ -f "$done_list" ] || : > "$done_list"
 
+# Runs test $1 once; sets rc, took and bad (the kernel's complaints logged meanwhile).
+run_one() {
+	before=$(dmesg 2>/dev/null | wc -l)
+	start=$SECONDS
+	timeout -k 10 "$timeout" bash "./$1" 2>&1 | sed -u 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	took=$((SECONDS - start))
+	if [ -n "$kmemleak" ]; then
+		# kmemleak reports only objects older than 5 s, and a second scan drops
+		# the transient ones (a pointer that was only in a register)
+		sleep 6
+		echo scan > "$kmemleak"; echo scan > "$kmemleak"
+		leaks=$(cat "$kmemleak")
+		if [ -n "$leaks" ]; then
+			echo "# kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced object(s) after $1:"
+			head -n 40 <<<"$leaks" | sed 's/^/# kmemleak: /'
+			echo clear > "$kmemleak"
+			[ $rc -eq 0 ] && rc=1
+		fi
+	fi
+	bad=$(dmesg 2>/dev/null | tail -n +$((before + 1)) | grep -E "$kernel_complaints" | head -n 5)
+}
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 n=0 failed=0
@@ -41,25 +64,18 @@ for t in "${tests[@]}"; do
 		[[ $prev == "not ok"* ]] && failed=1
 		continue
 	fi
-	before=$(dmesg 2>/dev/null | wc -l)
-	start=$SECONDS
-	timeout -k 10 "$timeout" bash "./$t" 2>&1 | sed -u 's/^/# /'
-	rc=${PIPESTATUS[0]}
-	took=$((SECONDS - start))
-	if [ -n "$kmemleak" ]; then
-		# kmemleak reports only objects older than 5 s, and a second scan drops
-		# the transient ones (a pointer that was only in a register)
-		sleep 6
-		echo scan > "$kmemleak"; echo scan > "$kmemleak"
-		leaks=$(cat "$kmemleak")
-		if [ -n "$leaks" ]; then
-			echo "# kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced object(s) after $t:"
-			head -n 40 <<<"$leaks" | sed 's/^/# kmemleak: /'
-			echo clear > "$kmemleak"
-			[ $rc -eq 0 ] && rc=1
-		fi
-	fi
-	bad=$(dmesg 2>/dev/null | tail -n +$((before + 1)) | grep -E "$kernel_complaints" | head -n 5)
+	for attempt in 1 2; do
+		run_one "$t"
+		# QEMU's TCG has leaked a single-step debug trap into a guest: the kernel warns
+		# from exc_debug_kernel() in traps.c (6.1 names its caller, exc_debug; a comment
+		# there names QEMU) and the process it hit crashes.
+		# That is the emulator's fault, not the test's, and what the test measured
+		# is suspect: it runs once more. The warning is once per boot, so a second
+		# fault shows as the crash alone, and that fails the test.
+		grep -qE 'traps.c:[0-9]+ exc_debug' <<<"$bad" && [ $attempt -eq 1 ] || break
+		echo "$bad" | sed 's/^/# kernel: /'
+		echo "# the emulator leaked a debug trap into the guest; $t runs again"
+	done
 	if [ -n "$bad" ]; then
 		echo "$bad" | sed 's/^/# kernel: /'
 		[ $rc -eq 0 ] && rc=1

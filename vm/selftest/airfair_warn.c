@@ -9,6 +9,9 @@
  *   kind=uaf   a read after kfree (seen by KASAN on the debug kernel)
  *   kind=emufault  the console of a guest the emulator killed (vm/emulator-fault.sh),
  *              then a panic: the harness must run the command once more, and fail
+ *   kind=dbtrap  a single-step trap in kernel mode, the kernel's exc_debug_kernel
+ *              warning that QEMU's TCG sometimes leaks: the selftest runner must run
+ *              the test once more, and the harness must not count it
  */
 #include <linux/module.h>
 #include <linux/bug.h>
@@ -19,7 +22,7 @@
 
 static char *kind = "warn";
 module_param(kind, charp, 0444);
-MODULE_PARM_DESC(kind, "what to provoke: warn, leak, uaf or emufault");
+MODULE_PARM_DESC(kind, "what to provoke: warn, leak, uaf, emufault or dbtrap");
 
 static int __init airfair_warn_init(void)
 {
@@ -43,6 +46,17 @@ static int __init airfair_warn_init(void)
 		pr_emerg("traps: PANIC: double fault, error_code: 0x0\n");
 		pr_emerg("RSP: 0018:ff603ffa004e3500 EFLAGS: 83160a02\n");
 		panic("airfair-vm harness self-test: emulator fault");
+	} else if (!strcmp(kind, "dbtrap")) {
+		if (!IS_ENABLED(CONFIG_X86_64))
+			return -EOPNOTSUPP;
+		/* TF set for one instruction: the #DB lands in kernel mode with DR_STEP */
+		asm volatile("pushf\n\t"
+			     "orl $0x100, (%%rsp)\n\t"
+			     "popf\n\t"
+			     "nop\n\t"
+			     "pushf\n\t"
+			     "andl $~0x100, (%%rsp)\n\t"
+			     "popf" ::: "memory", "cc");
 	} else {
 		WARN(1, "airfair-vm harness self-test: deliberate warning\n");
 	}
