@@ -4,7 +4,8 @@
 # netns), 802.11g restricted to 6 Mbit/s. Checks that the daemon carries the
 # association, ping and iperf3, that its ground truth counts the frames, and
 # that goodput x dilation stays under the 6 Mbit/s PHY rate and near the
-# analytic single-station exchange time (testbed/bianchi.py, n = 1).
+# analytic single-station exchange time (testbed/bianchi.py, n = 1), and that
+# the station contends with the EDCA hostapd advertises, changed at run time.
 # KTAP on stdout and build/results/medium-basic.tap; exit 0 pass, 1 fail, 4 skip.
 #   AIRFAIR_MEDIUM_K     dilation factor (default 6)
 #   AIRFAIR_MEDIUM_SECS  iperf3 seconds per run (default 6)
@@ -18,7 +19,7 @@ out=${AIRFAIR_RESULTS:-$repo/build/results}/medium-basic.tap
 mkdir -p "$(dirname "$out")"
 exec > >(tee "$out") 2>&1
 work=$(mktemp -d /tmp/medium.XXXXXX)
-NTESTS=9
+NTESTS=10
 n=0 fails=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $*"; }
@@ -127,6 +128,26 @@ if ip netns exec sta ping -c 3 -i 0.3 -W 3 10.9.0.1 > "$work/ping.log" 2>&1; the
 else
 	notok "ping through the medium"; sed 's/^/# /' "$work/ping.log"
 fi
+
+# the station's best effort as the AP's beacons advertise it: hostapd's default CWmin
+# 15, then 7 once `hostapd_cli set wmm_ac_be_cwmin 3` has reached a beacon
+be_edca() { jqf '[.medium.radios[] | select(.radio == 1) | .edca.be[]] | @tsv' | tr '\t' ' '; }
+before=$(be_edca)
+hostapd_cli -p "$work/hostapd" -i "$wl0" set wmm_ac_be_cwmin 3 > "$work/set.log" 2>&1
+after=
+for _ in $(seq 40); do
+	after=$(be_edca)
+	[ "$after" = "3 7 1023 0" ] && break
+	sleep 0.1
+done
+taken=$(jqf '.daemon.wmm_taken')
+if [ "$before" = "3 15 1023 0" ] && [ "$after" = "3 7 1023 0" ] && [ "${taken:-0}" -ge 1 ]; then
+	ok "station takes the AP's advertised EDCA: BE [aifsn cwmin cwmax txop] $before, then $after ($taken change(s))"
+else
+	notok "station takes the AP's advertised EDCA: BE '$before' then '$after' (want 3 15 1023 0, 3 7 1023 0), taken ${taken:-?}"
+	sed 's/^/# /' "$work/set.log"
+fi
+hostapd_cli -p "$work/hostapd" -i "$wl0" set wmm_ac_be_cwmin 4 >/dev/null 2>&1
 
 # analytic: one saturated station, UDP payload 1400 -> MPDU 24+2+8+20+8+1400 = 1462 B
 model=$(python3 "$repo/testbed/bianchi.py" --phy 11g --rate 6 --len 1462 --n 1 2>/dev/null |

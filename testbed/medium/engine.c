@@ -106,12 +106,48 @@ static void ac_setup(struct medium *m, int r, int chan)
 		struct med_ac *a = &rd->ac[ac];
 
 		med_default_edca(&m->chan[chan].t, ac, &a->p);
-		if (m->edca_for && m->edca_for(m->ctx, r, ac, &a->p))
+		if (rd->wmm_known)
+			a->p = rd->wmm.p[ac];
+		rd->edca_set[ac] = m->edca_for && m->edca_for(m->ctx, r, ac, &a->p);
+		if (rd->edca_set[ac])
 			MED_LOG(m, 1, "radio %d ac %d: EDCA override aifsn %u cw %u..%u txop %u us\n",
 				r, ac, a->p.aifsn, a->p.cwmin, a->p.cwmax, a->p.txop_us);
 		a->cw = a->p.cwmin;
 		a->retry = 0;
 	}
+}
+
+int med_wmm_take(struct medium *m, int radio, const struct med_wmm *w)
+{
+	struct med_radio *rd;
+	int changed = 0;
+
+	if (radio < 0 || radio >= MED_MAX_RADIOS || !m->radio[radio].present)
+		return 0;
+	rd = &m->radio[radio];
+	rd->wmm = *w;
+	rd->wmm_known = true;
+	if (rd->chan < 0)
+		return 0;	/* ac_setup() takes it with the channel */
+	for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++) {
+		struct med_ac *a = &rd->ac[ac];
+		const struct med_edca *p = &w->p[ac];
+
+		if (rd->edca_set[ac] || (a->p.aifsn == p->aifsn && a->p.cwmin == p->cwmin &&
+					 a->p.cwmax == p->cwmax && a->p.txop_us == p->txop_us))
+			continue;
+		a->p = *p;
+		/* the window in use stays where it is, within the new bounds */
+		if (a->cw < p->cwmin)
+			a->cw = p->cwmin;
+		if (a->cw > p->cwmax)
+			a->cw = p->cwmax;
+		changed++;
+		MED_LOG(m, 1, "radio %d ac %d: takes its AP's EDCA (set %u): aifsn %u cw %u..%u txop %u us\n",
+			radio, ac, w->count, p->aifsn, p->cwmin, p->cwmax, p->txop_us);
+	}
+	rd->wmm_changes += changed;
+	return changed;
 }
 
 void med_radio_add(struct medium *m, int idx)
@@ -1090,7 +1126,14 @@ void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int ra
 		fprintf(out, "%s\n    {\"radio\": %d, ", first ? "" : ",", i);
 		if (name)
 			fprintf(out, "\"name\": \"%s\", ", name(m->ctx, i));
-		fprintf(out, "\"queued\": %d, \"queued_peak\": %d}", radio_qlen(rd), rd->qpeak);
+		fprintf(out, "\"queued\": %d, \"queued_peak\": %d, \"edca\": {", radio_qlen(rd),
+			rd->qpeak);
+		/* what it contends with now: its own, its AP's WMM element's, or the configured */
+		for (int ac = 0; ac < AIRFAIR_NUM_ACS; ac++)
+			fprintf(out, "%s\"%s\": [%u, %u, %u, %u]", ac ? ", " : "", ac_name[ac],
+				rd->ac[ac].p.aifsn, rd->ac[ac].p.cwmin, rd->ac[ac].p.cwmax,
+				rd->ac[ac].p.txop_us);
+		fprintf(out, "}, \"wmm_changes\": %u}", rd->wmm_changes);
 		rd->qpeak = radio_qlen(rd);
 		first = false;
 	}

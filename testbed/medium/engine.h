@@ -91,11 +91,20 @@ struct med_ac {
 	uint64_t txop_start_ns;		/* start of the current TXOP */
 };
 
+/* What an AP advertises in its WMM Parameter element (wmm.c). */
+struct med_wmm {
+	uint8_t count;			/* its parameter set count */
+	struct med_edca p[AIRFAIR_NUM_ACS];
+};
+
 struct med_radio {
 	bool present;
 	int chan;			/* index into eng->chan, -1 none */
 	struct med_ac ac[AIRFAIR_NUM_ACS];
 	bool edca_set[AIRFAIR_NUM_ACS];	/* config override present */
+	bool wmm_known;			/* took an AP's WMM element: wmm */
+	struct med_wmm wmm;
+	uint32_t wmm_changes;		/* times it changed what the radio used */
 	int qpeak;			/* most frames queued since the last report */
 };
 
@@ -260,6 +269,14 @@ bool med_enqueue(struct medium *m, struct med_frame *f);
 uint64_t med_next_event(struct medium *m);		/* UINT64_MAX: nothing pending */
 void med_run_until(struct medium *m, uint64_t t);
 void med_default_edca(const struct airfair_timing *t, int ac, struct med_edca *p);
+/*
+ * A station takes the EDCA its AP advertises (from a beacon or an association
+ * response), as mac80211 does, except where the configuration set the
+ * radio's own. Returns the number of ACs whose parameters changed.
+ */
+int med_wmm_take(struct medium *m, int radio, const struct med_wmm *w);
+/* The WMM Parameter element of a beacon or (re)association response. */
+bool med_wmm_parse(const uint8_t *frame, uint32_t len, struct med_wmm *w);
 int med_chan_get(struct medium *m, uint32_t freq);
 void med_json(struct medium *m, FILE *out, const char *(*name)(void *ctx, int radio));
 

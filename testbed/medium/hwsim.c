@@ -135,6 +135,7 @@ struct hw_ctx {
 	uint64_t frames_in, frames_out, status_out, nl_errors, send_errors, qdrops, late_ns_max;
 	uint64_t late_ns_sum, late_n;
 	uint64_t status_retries, status_retry_rejects;
+	uint64_t wmm_taken;	/* WMM elements that changed a station's EDCA */
 	/* 1 beacon in beacon_every occupies the air; the others arrive without airtime */
 	uint64_t beacon_every, beacons_free;
 	struct hw_status status[STATUS_RING];
@@ -288,6 +289,31 @@ static int frame_ac(const uint8_t *f, uint32_t len)
 	if (((f[0] >> 2) & 3) != 2)
 		return AIRFAIR_AC_VO;	/* management and control: mac80211 uses the VO queue */
 	return tid < 0 ? AIRFAIR_AC_BE : tid2ac[tid & 7];
+}
+
+/*
+ * An AP's WMM Parameter element: its association response sets the station's
+ * EDCA, its beacons keep every station on its channel in step (hostapd bumps
+ * the element's count when its wmm_ac_* keys change at run time).
+ */
+static void wmm_advertised(struct hw_ctx *h, int src, int dst, uint32_t freq,
+			   const uint8_t *data, uint32_t len)
+{
+	struct med_wmm w;
+	int chan, changed = 0;
+
+	if (!med_wmm_parse(data, len, &w))
+		return;
+	if (dst != MED_BCAST) {
+		changed = med_wmm_take(h->m, dst, &w);
+	} else {
+		chan = med_chan_get(h->m, freq);
+		for (int r = 0; r < MED_MAX_RADIOS; r++)
+			if (r != src && h->m->radio[r].present && h->m->radio[r].chan == chan)
+				changed += med_wmm_take(h->m, r, &w);
+	}
+	if (changed)
+		h->wmm_taken++;
 }
 
 /* hwsim rate entry -> airtime-model rate descriptor */
@@ -694,6 +720,7 @@ static void handle_frame(struct hw_ctx *h, struct nlattr **a)
 	f->ampdu = h->m->ampdu_max > 1 && !f->no_ack && f->dst >= 0 &&
 		   f->rate[0].mode != AIRFAIR_MODE_LEGACY && frame_qos_data(data, len);
 	med_run_until(h->m, sim_now(h));
+	wmm_advertised(h, src, f->dst, freq, data, len);
 	/*
 	 * hostapd beacons every beacon_int of real time: under dilation k that
 	 * would be k times as often in simulated time. Only every k-th goes on
@@ -811,7 +838,8 @@ static void write_stats(struct hw_ctx *h, const char *path, uint64_t start_real)
 		"\"send_errors\": %llu, \"status_retries\": %llu, \"status_retry_rejects\": %llu, "
 		"\"beacons_off_air\": %llu, \"rx_held\": %llu, \"rx_held_max_us\": %.1f, "
 		"\"cpu_s\": %.3f, \"cpu_share\": %.4f, "
-		"\"late_us_mean\": %.1f, \"late_us_max\": %.1f},\n\"medium\": ",
+		"\"late_us_mean\": %.1f, \"late_us_max\": %.1f, \"late_us_sum\": %.1f, "
+		"\"late_n\": %llu, \"wmm_taken\": %llu},\n\"medium\": ",
 		wall, h->k, (unsigned long long)h->base.cfg->seed, (unsigned long long)h->frames_in,
 		wall > 0 ? h->frames_in / wall : 0, (unsigned long long)h->frames_out,
 		(unsigned long long)h->status_out, (unsigned long long)h->qdrops,
@@ -819,7 +847,9 @@ static void write_stats(struct hw_ctx *h, const char *path, uint64_t start_real)
 		(unsigned long long)h->status_retries, (unsigned long long)h->status_retry_rejects,
 		(unsigned long long)h->beacons_free, (unsigned long long)h->held_frames,
 		h->held_ns_max / 1e3, cpu_seconds(), wall > 0 ? cpu_seconds() / wall : 0,
-		h->late_n ? h->late_ns_sum / 1e3 / h->late_n : 0, h->late_ns_max / 1e3);
+		h->late_n ? h->late_ns_sum / 1e3 / h->late_n : 0, h->late_ns_max / 1e3,
+		h->late_ns_sum / 1e3, (unsigned long long)h->late_n,
+		(unsigned long long)h->wmm_taken);
 	med_json(h->m, f, hw_name);
 	fprintf(f, "}\n");
 	out_close(f, path, tmp);

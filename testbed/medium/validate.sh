@@ -26,7 +26,7 @@ field() { # field <name> <line>
 cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN{print (a <= b) ? 1 : 0}'; }
 
 echo "TAP version 13"
-echo "1..50"
+echo "1..51"
 [ -x "$bin" ] || { echo "Bail out! $bin not built"; exit 1; }
 
 # 1-16: saturation throughput vs Bianchi, n = 1..8, two rate/length points
@@ -277,6 +277,13 @@ check "$(awk -v a="$aifs1" -v b="$aifs4" -v r1="$rw1" -v r4="$rw4" 'BEGIN{d = a 
 	print (r1 == 0 && r4 > 0 && a > 30 && d < 3 && d > -3) ? 1 : 0}')" \
 	"four senders: waited less rewaited, less the draws, is one AIFS an attempt ($aifs4 us; lone sender $aifs1 us, rewaited $rw1 us)"
 rm -f "$j1"
+
+# 51: a station's EDCA from its AP's WMM Parameter element (test_wmm: its own checks, shown)
+res=$("$O/test_wmm" 2>&1); rc=$?
+sed 's/^/#   /' <<<"$res"
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' <<<"$res")
+check "$([ $rc = 0 ] && [ -n "$plan" ] && [ "$(grep -c '^ok' <<<"$res")" = "$plan" ] && echo 1 || echo 0)" \
+	"stations take the EDCA their AP's beacons and association responses advertise ($(grep -c '^ok' <<<"$res")/${plan:-?})"
 
 echo "# $((n_tests - n_fail)) passed, $n_fail failed"
 [ "$n_fail" = 0 ]

@@ -59,7 +59,7 @@ def summarise(resdir):
                     "throughput_jain": (jain(s.goodput_mbps for s in act) if any(gps)
                                         else float("nan")),
                     "shares": r.shares(), "goodput": gps, "goodput_mbps": sum(gps),
-                    "busy": r.busy,
+                    "busy": r.busy, "idle": r.idle, "late_us": r.late_us,
                     "backlogged": [s.backlogged for s in r.stations],
                     "active": [s.active for s in r.stations],
                     "if_index": r.if_index(),

@@ -46,6 +46,14 @@ class RunResult:
     # the time chen-yan's airtime (airtime_backoff_us) partitions
     contended: float = 0.0
     k: float = 1.0
+    # how late the medium daemon ran its events over the window, mean us (None: not
+    # told): a busy host's guest idles the air its lateness drains (docs/fairness.md)
+    late_us: Optional[float] = None
+
+    @property
+    def idle(self):
+        """The air no radio had a frame for: neither busy nor contended."""
+        return max(0.0, 1.0 - self.busy - self.contended)
 
     @property
     def active(self):
@@ -229,7 +237,8 @@ def sessions(path):
 
 def _medium(path, n):
     with open(path) as f:
-        m = json.load(f)["medium"]
+        j = json.load(f)
+    m = j["medium"]
     air = [0.0] * (n + 1)
     cy = [0.0] * (n + 1)
     for link in m["links"]:
@@ -239,7 +248,9 @@ def _medium(path, n):
                 cy[i] += link.get("airtime_us", 0) + link.get("backoff_idle_us", 0)
     busy = sum(c.get("busy_us", 0) for c in m.get("channels", []))
     contended = sum(c.get("contended_idle_us", 0) for c in m.get("channels", []))
-    return air, cy, busy, contended, m["sim_time_us"]
+    d = j.get("daemon", {})
+    late = (d["late_us_sum"], d["late_n"]) if "late_n" in d else None
+    return air, cy, busy, contended, m["sim_time_us"], late
 
 
 def charged_us(cls):
@@ -289,8 +300,8 @@ def load_run(prefix, k=None):
     n = max(list(idx) + list(stations) + [0])
     if k is None:
         k = float(medium_conf(prefix, "dilation") or 1.0)
-    a0, y0, b0, w0, t0 = _medium(prefix + "-m0.json", n)
-    a1, y1, b1, w1, t1 = _medium(prefix + "-m1.json", n)
+    a0, y0, b0, w0, t0, l0 = _medium(prefix + "-m0.json", n)
+    a1, y1, b1, w1, t1, l1 = _medium(prefix + "-m1.json", n)
     sim = t1 - t0
     c0 = c1 = None
     window_us = None
@@ -301,7 +312,9 @@ def load_run(prefix, k=None):
             s, e = (float(x) for x in f.read().split())
             window_us = (e - s) * 1e6
     run = RunResult(sim_us=sim, busy=(b1 - b0) / sim if sim > 0 else 0.0,
-                    contended=(w1 - w0) / sim if sim > 0 else 0.0, k=k)
+                    contended=(w1 - w0) / sim if sim > 0 else 0.0, k=k,
+                    late_us=((l1[0] - l0[0]) / (l1[1] - l0[1])
+                             if l0 and l1 and l1[1] > l0[1] else None))
     for i in range(1, n + 1):
         fl = [(iperf_direction(p), iperf_goodput_mbps(p) * k) for p in
               sorted(glob.glob(glob.escape(prefix) + f"-iperf-sta{i}-*.json"))]

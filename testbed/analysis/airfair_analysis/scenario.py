@@ -275,7 +275,7 @@ def parse(text, name, path=""):
         if not any(sc.runs[-1].flows.values()):
             raise ScenarioError(f"{w}.flows: no station has a flow")
     sc.hostapd = _hostapd(f"{name}.hostapd", d.get("hostapd", {}))
-    sc.medium = _medium(f"{name}.medium", hostapd_edca(sc.hostapd, len(sc.stations)) +
+    sc.medium = _medium(f"{name}.medium", hostapd_edca(sc.hostapd) +
                         d.get("medium", []), len(sc.stations))
     _published(sc, d.get("published", {}))
     sc.targets = _targets(sc, d.get("targets", []))
@@ -318,8 +318,10 @@ def _medium(where, lines, nsta):
 # The AP's EDCA as hostapd.conf sets it: its own queues (tx_queue_dataN_*, N = 0 VO,
 # 1 VI, 2 BE, 3 BK; cwmin/cwmax in slots, burst in ms to 0.1) and the parameters it
 # advertises to the stations in its WMM element (wmm_ac_*; cwmin/cwmax exponents,
-# txop_limit in 32 us). The hwsim radios do not pass EDCA to the medium, so a scenario
-# states it once, here, and the medium gets the same as `edca` lines.
+# txop_limit in 32 us). The hwsim radios do not pass their EDCA to the medium, so the
+# AP's own queues reach it from here as `edca` lines; what the AP advertises the medium
+# reads off the air, from the WMM element of its beacons and association responses, as
+# the stations do (testbed/medium/wmm.c), so that a change at run time reaches it too.
 HOSTAPD_ACS = {"0": "vo", "1": "vi", "2": "be", "3": "bk"}
 HOSTAPD_KEYS = {  # key pattern -> (lo, hi, whole)
     r"tx_queue_data[0-3]_aifs": (1, 15, True),
@@ -356,29 +358,23 @@ def hostapd_txop_us(burst_ms):
     return (round(burst_ms * 10) * 100 + 16) // 32 * 32
 
 
-# hostapd's key suffix -> the medium's edca word and its value: the AP's own queues
-# (tx_queue_*: slots, and the burst in ms) and what it advertises (wmm_ac_*: exponents,
-# and the TXOP in 32 us)
-HOSTAPD_TO_MEDIUM = {
-    "tx_queue": {"aifs": ("aifsn", int), "cwmin": ("cwmin", int), "cwmax": ("cwmax", int),
-                 "burst": ("txop", hostapd_txop_us)},
-    "wmm_ac": {"aifs": ("aifsn", int), "cwmin": ("cwmin", lambda v: (1 << int(v)) - 1),
-               "cwmax": ("cwmax", lambda v: (1 << int(v)) - 1),
-               "txop_limit": ("txop", lambda v: int(v) * 32)},
-}
+# hostapd's tx_queue_dataN_ suffix -> the medium's edca word and its value (slots, and
+# the burst in ms as the TXOP hostapd gives the driver)
+TX_QUEUE_TO_MEDIUM = {"aifs": ("aifsn", int), "cwmin": ("cwmin", int), "cwmax": ("cwmax", int),
+                      "burst": ("txop", hostapd_txop_us)}
 
 
-def hostapd_edca(h, nsta):
-    """The medium's `edca` lines for hostapd's EDCA keys: tx_queue_* the AP's radio
-    (0), wmm_ac_* every station's (1..nsta), as their mac80211s would take them."""
+def hostapd_edca(h):
+    """The medium's `edca` lines for the AP's own queues (tx_queue_*, radio 0). The
+    wmm_ac_* keys go to hostapd only: the medium's stations take them from its WMM
+    element, and an `edca` line for a station would pin it against that."""
     lines = []
     for key, v in h.items():
-        m = re.fullmatch(r"(tx_queue)_data([0-3])_(\w+)|(wmm_ac)_(vo|vi|be|bk)_(\w+)", key)
-        side, ac, what = (m.group(1), HOSTAPD_ACS[m.group(2)], m.group(3)) if m.group(1) \
-            else (m.group(4), m.group(5), m.group(6))
-        word, conv = HOSTAPD_TO_MEDIUM[side][what]
-        radios = [0] if side == "tx_queue" else range(1, nsta + 1)
-        lines += [f"edca {i} {ac} {word} {conv(v)}" for i in radios]
+        m = re.fullmatch(r"tx_queue_data([0-3])_(\w+)", key)
+        if not m:
+            continue
+        word, conv = TX_QUEUE_TO_MEDIUM[m.group(2)]
+        lines.append(f"edca 0 {HOSTAPD_ACS[m.group(1)]} {word} {conv(v)}")
     return lines
 
 

@@ -87,6 +87,21 @@ class SavedRun(unittest.TestCase):
         self.assertEqual([s.airtime_us for s in r.stations], [1900000, 1700000, 1700000])
         self.assertEqual([round(s.goodput_mbps, 6) for s in r.stations], [18.0, 6.0, 6.0])
         self.assertEqual([s.backlogged for s in r.stations], [0.9, 0.5, 0.0])
+        self.assertIsNone(r.late_us)                 # a medium that told no lateness
+
+    def test_idle_and_lateness(self):
+        """The air nobody had a frame for, and the daemon's lateness over the window
+        (its sums' difference), not its mean over its whole life."""
+        for name, busy, contended, late_sum, late_n in (("-m0.json", 100000, 50000, 9e6, 1000),
+                                                        ("-m1.json", 5600000, 350000, 11e6, 5000)):
+            m = json.load(open(self.prefix + name))
+            m["medium"]["channels"][0]["contended_idle_us"] = contended
+            m["daemon"] = {"late_us_mean": late_sum / late_n, "late_us_sum": late_sum,
+                           "late_n": late_n}
+            json.dump(m, open(self.prefix + name, "w"))
+        r = load_run(self.prefix)
+        self.assertAlmostEqual(r.idle, 1 - 5500000 / 6e6 - 300000 / 6e6)
+        self.assertAlmostEqual(r.late_us, 2e6 / 4000)
 
     def test_charge_ratio(self):
         """airfair's books against the air + backoff the medium saw for each station."""
