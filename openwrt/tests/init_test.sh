@@ -84,12 +84,14 @@ run "config interface 'hapd'
 	option enabled '1'
 	option device 'afnodev2'
 	option hostapd_ctrl '/var/run/hostapd/afnodev2'
-	option hostapd_conf '/var/run/hostapd-phy0.conf'" start
-expect "hostapd_ctrl/hostapd_conf: the feeder follows hostapd's events and weights" \
+	option hostapd_conf '/var/run/hostapd-phy0.conf'
+	option sta_window '1'" start
+expect "hostapd_ctrl/hostapd_conf/sta_window: the feeder follows hostapd's events and weights, and sets the stations' window" \
 	"instance afnodev2
 set command /usr/sbin/airfair-feeder -i afnodev2 --interval 1000 --ewma 4
 append command --hostapd /var/run/hostapd/afnodev2
 append command --hostapd-conf /var/run/hostapd-phy0.conf
+append command --sta-window
 set respawn 3600 2 0
 set stderr 1
 close"
@@ -112,6 +114,14 @@ run "config interface 'inject'
 	option wifi_iface 'guest\"]'" start
 expect "wifi_iface that is not a section name: not looked up" \
 	"logger -t airfair -p daemon.err inject: neither 'device' nor a wifi_iface that is up"
+
+run "config interface 'nowin'
+	option enabled '1'
+	option device 'afnodev1'
+	option sta_window '1'" start
+expect "sta_window without hostapd_ctrl: logged, the feeder runs without it" \
+	"logger -t airfair -p daemon.err nowin: sta_window needs hostapd_ctrl: not set
+$(feeder_instance afnodev1 1000 4)"
 
 run "config interface 'bad'
 	option enabled '1'

@@ -22,6 +22,10 @@
 #                               airfair-default: the module's defaults and the preset only
 #                               (pending-limit auto with the hook, the meter at 100 % of
 #                               real time, i.e. 100k % of the dilated channel: no limit)
+#                               airfair-window: airfair-default, and airfair-feeder
+#                               --sta-window sets the stations' best-effort CWmin through
+#                               hostapd by their number (the feeder stops, and hostapd's
+#                               own window comes back, at the next fair_set_qdisc)
 #   fair_run Q DIR SECS         TCP to/from all stations at once; fills FAIR_* results
 #   fair_quiesce                wait until no station has data to the server outstanding
 #   fair_table Q DIR SECS       prints the per-station table of the last fair_run
@@ -229,7 +233,7 @@ fair_codel_opts() {
 
 # Install root qdisc Q on the AP. On failure prints why and returns 1.
 fair_set_qdisc() {
-	local q=$1 extra=${2:-} out model upload src opts
+	local q=$1 extra=${2:-} out model upload src opts window
 	FAIR_QNOTE=""
 	fair_stop_feeder
 	opts=$(fair_codel_opts "$extra")
@@ -243,11 +247,11 @@ fair_set_qdisc() {
 			unmetered pending-limit "$FAIR_PENDING" $opts $extra 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
 		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $opts, rate and loss live from the mac80211 hook" ;;
-	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static|airfair-default)
+	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static|airfair-default|airfair-window)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
 		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
 		[ "$q" = airfair-nowindow ] && upload+=" no-upload-window" || upload+=" upload-window"
-		if [ "$q" = airfair-default ]; then
+		if [ "$q" = airfair-default ] || [ "$q" = airfair-window ]; then
 			out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" $opts $extra 2>&1) ||
 				{ echo "airfair: $out"; return 1; }
 		else
@@ -255,10 +259,22 @@ fair_set_qdisc() {
 				utilisation "$FAIR_UTIL" $opts $extra 2>&1) ||
 				{ echo "airfair model $model: $out"; return 1; }
 		fi
+		# airfair-window: the defaults, and the stations' best-effort window set through
+		# hostapd by their number (airfair-feeder --sta-window; the feeder leaves the
+		# rates of the stations the hook tells the qdisc about alone)
+		window=()
+		if [ "$q" = airfair-window ]; then
+			[ -x "$FAIR_FEEDER_BIN" ] || { echo "airfair-window: $FAIR_FEEDER_BIN not built"; return 1; }
+			window=(--hostapd "$WIFI_DIR/hostapd/$AP_IF" --sta-window)
+		fi
 		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 			src="rate and loss live from the mac80211 hook"
+			if [ ${#window[@]} -gt 0 ]; then
+				"$FAIR_FEEDER_BIN" -i "$AP_IF" "${window[@]}" > "$WIFI_DIR/feeder.log" 2>&1 &
+				FAIR_FEEDER_PID=$!
+			fi
 		elif [ "$q" != airfair-static ] && [ -x "$FAIR_FEEDER_BIN" ]; then
-			"$FAIR_FEEDER_BIN" -i "$AP_IF" --interval 200 > "$WIFI_DIR/feeder.log" 2>&1 &
+			"$FAIR_FEEDER_BIN" -i "$AP_IF" --interval 200 "${window[@]}" > "$WIFI_DIR/feeder.log" 2>&1 &
 			FAIR_FEEDER_PID=$!
 			src="rate and loss live from airfair-feeder (nl80211, 200 ms)"
 		else
@@ -267,7 +283,11 @@ fair_set_qdisc() {
 				{ echo "airfair station rates: $out"; return 1; }
 			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
 		fi
-		if [ "$q" = airfair-default ]; then
+		if [ ${#window[@]} -gt 0 ]; then
+			# until hostapd's beacons carry it (the feeder attaches within a second)
+			sleep 2
+			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $opts, $src, the stations' window by their number ($(grep -o '[0-9]* station(s): their best-effort CWmin [0-9]*' "$WIFI_DIR/feeder.log" | tail -n 1))"
+		elif [ "$q" = airfair-default ]; then
 			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $opts, $src"
 		else
 			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $opts, $src"

@@ -22,7 +22,8 @@ import airtime_ref  # noqa: E402  (PHY tables from sch_airfair/phy_params.h)
 
 # The qdiscs testbed/scenarios/fairness.sh (fair_set_qdisc) knows.
 QDISCS = ("pfifo", "fq_codel", "cake", "airfair", "airfair-naive", "airfair-estimated",
-          "airfair-nowindow", "airfair-static", "airfair-pending", "airfair-default")
+          "airfair-nowindow", "airfair-static", "airfair-pending", "airfair-default",
+          "airfair-window")
 # Congestion controls the guest has (vm/mkinitramfs.sh loads their modules).
 CCS = ("cubic", "reno", "bbr", "vegas")
 FLOW_KINDS = ("tcp-down", "tcp-up", "udp-down", "udp-up")

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# airfair-feeder --sta-window: hostapd advertises the stations' best-effort CWmin by
+# their number (7 for up to four, 15 for five to eight), changed as stations come and
+# go and put back when the feeder stops. Judged where it acts: airfair-medium reads the
+# AP's WMM element as the stations do, and its stats show the window each station
+# contends with. Five 802.11g stations, two of them away at first.
+#   AIRFAIR_FEEDER_BIN   the feeder (default build/tools/airfair-feeder)
+. "$(dirname "$0")/lib.sh"
+
+MEDIUM=${AIRFAIR_MEDIUM_BIN:-$AIRFAIR_REPO/build/testbed/medium/airfair-medium}
+
+ktap_header
+require_root
+require_cmd tc iw hostapd hostapd_cli wpa_supplicant wpa_cli jq
+require_module mac80211_hwsim
+[ -x "$FEEDER" ] || ktap_skip_all "$FEEDER not built (make -C tools/airfair-feeder)"
+[ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
+airfair_load || ktap_skip_all "cannot load sch_airfair"
+ktap_set_plan 6
+trap 'feeder_stop; wifi_cleanup' EXIT
+
+wifi_workdir
+printf 'seed 7\ndilation 2\nstats-interval 250\nphy 2g 11g\ndefault snr 40\n' > "$WIFI_DIR/medium.conf"
+export AIRFAIR_MEDIUM_CMD="$MEDIUM -c $WIFI_DIR/medium.conf -S \$AIRFAIR_MEDIUM_STATS"
+wifi_setup 5 band=2g mode=legacy || { ktap_test_fail "wifi setup"; ktap_finished; }
+tc qdisc replace dev "$AP_IF" root handle 1: airfair 11g ||
+	{ ktap_test_fail "airfair on $AP_IF"; ktap_finished; }
+CTRL=$WIFI_DIR/hostapd/$AP_IF
+
+wpa() { nsrun "sta$1" "wpa_cli -p $WIFI_DIR/wpa-sta$1 -i ${STA_IF[$1]} $2" >/dev/null; }
+associated() { hostapd_cli -p "$WIFI_DIR/hostapd" -i "$AP_IF" all_sta 2>/dev/null | grep -c '\[ASSOC\]'; }
+# be_cwmin I...: the best-effort CWmin each station's radio contends with in the medium
+be_cwmin() {
+	local i out=""
+	for i in "$@"; do
+		out+="$(jq -r --argjson r "$i" '.medium.radios[] | select(.radio == $r) | .edca.be[1]' \
+			"$AIRFAIR_MEDIUM_STATS" 2>/dev/null) "
+	done
+	echo "${out% }"
+}
+# wait_cwmin WANT SECONDS I...: until every station I shows CWmin WANT
+wait_cwmin() {
+	local want=$1 secs=$2 t0=$SECONDS
+	shift 2
+	while [ $((SECONDS - t0)) -lt "$secs" ]; do
+		[[ " $(be_cwmin "$@") " =~ ^(\ $want)+\ $ ]] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+wait_associated() { # N SECONDS
+	local t0=$SECONDS
+	while [ $((SECONDS - t0)) -lt "$2" ]; do
+		[ "$(associated)" = "$1" ] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# Bad invocations change nothing: refused before anything is set.
+e1=$("$FEEDER" -i "$AP_IF" --sta-window 2>&1); r1=$?
+e2=$("$FEEDER" -i "$AP_IF" --hostapd "$CTRL" --sta-window --once 2>&1); r2=$?
+if [ $r1 = 2 ] && [ $r2 = 2 ] && grep -q "needs --hostapd" <<<"$e1$e2" &&
+   [ "$(be_cwmin 1)" = 15 ]; then
+	ktap_test_pass "--sta-window without --hostapd, or with --once: refused (exit 2), nothing set"
+else
+	ktap_test_fail "--sta-window misuse refused: exit $r1/$r2: $e1 / $e2; CWmin $(be_cwmin 1)"
+fi
+
+wpa 4 disconnect
+wpa 5 disconnect
+wait_associated 3 20 || ktap_diag "hostapd has $(associated) stations associated, not 3"
+"$FEEDER" -i "$AP_IF" --hostapd "$CTRL" --sta-window --interval 600000 -v \
+	> "$WIFI_DIR/feeder.log" 2>&1 &
+FEEDER_PID=$!
+if wait_cwmin 7 20 1 2 3 && grep -q ": 3 station(s): their best-effort CWmin 7" "$WIFI_DIR/feeder.log"; then
+	ktap_test_pass "three stations: hostapd advertises CWmin 7, and they contend with it ($(be_cwmin 1 2 3))"
+else
+	ktap_test_fail "three stations: CWmin 7 at the stations (got $(be_cwmin 1 2 3))"
+fi
+
+# Five: back to 15, from hostapd's events (the feeder's rounds are ten minutes apart).
+wpa 4 reconnect
+wpa 5 reconnect
+t0=$EPOCHREALTIME
+if wait_associated 5 30 && wait_cwmin 15 20 1 2 3 4 5; then
+	dt=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	ktap_test_pass "five stations: CWmin 15 at all five in ${dt}s"
+else
+	ktap_test_fail "five stations: CWmin 15 at all five (got $(be_cwmin 1 2 3 4 5), $(associated) associated)"
+fi
+
+wpa 2 disconnect
+if wait_associated 4 20 && wait_cwmin 7 20 1 3 4 5; then
+	ktap_test_pass "station 2 leaves: four, CWmin 7 again ($(be_cwmin 1 3 4 5))"
+else
+	ktap_test_fail "station 2 leaves: CWmin 7 again (got $(be_cwmin 1 3 4 5), $(associated) associated)"
+fi
+
+# Stopping: hostapd's own window again (its default, 15: the configuration sets none).
+feeder_stop
+if wait_cwmin 15 20 1 3 4 5 && grep -q "the stations' best-effort CWmin back to 15" "$WIFI_DIR/feeder.log"; then
+	ktap_test_pass "feeder stopped: hostapd's CWmin 15 put back ($(be_cwmin 1 3 4 5))"
+else
+	ktap_test_fail "feeder stopped: CWmin 15 put back (got $(be_cwmin 1 3 4 5))"
+fi
+if [ "$(jq -r '.daemon.wmm_taken' "$AIRFAIR_MEDIUM_STATS")" -ge 4 ]; then
+	ktap_test_pass "the medium took $(jq -r '.daemon.wmm_taken' "$AIRFAIR_MEDIUM_STATS") changed WMM elements"
+else
+	ktap_test_fail "the medium took $(jq -r '.daemon.wmm_taken' "$AIRFAIR_MEDIUM_STATS") changed WMM elements, want 4 or more (7, 15, 7, 15)"
+fi
+sed "s/^/# feeder: /" "$WIFI_DIR/feeder.log"
+
+ktap_finished
