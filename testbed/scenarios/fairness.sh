@@ -283,14 +283,15 @@ fair_set_qdisc() {
 				{ echo "airfair station rates: $out"; return 1; }
 			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
 		fi
-		if [ ${#window[@]} -gt 0 ]; then
-			# until hostapd's beacons carry it (the feeder attaches within a second)
-			sleep 2
-			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $opts, $src, the stations' window by their number ($(grep -o '[0-9]* station(s): their best-effort CWmin [0-9]*' "$WIFI_DIR/feeder.log" | tail -n 1))"
-		elif [ "$q" = airfair-default ]; then
+		if [ "$q" = airfair-default ] || [ "$q" = airfair-window ]; then
 			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $opts, $src"
 		else
 			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $opts, $src"
+		fi
+		if [ ${#window[@]} -gt 0 ]; then
+			# until hostapd's beacons carry it (the feeder attaches within a second)
+			sleep 2
+			FAIR_QNOTE+=", the stations' window by their number ($(grep -o '[0-9]* station(s): their best-effort CWmin [0-9]*' "$WIFI_DIR/feeder.log" | tail -n 1))"
 		fi ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q $extra 2>&1) ;;
 	esac
