@@ -5,7 +5,8 @@
 # the airfair qdisc (hostapd's 256 = airfair's 1) and reads the file again when it changes.
 # With --hostapd it follows hostapd's station events: with a round only every 10
 # minutes, a station that leaves goes back to default and one that comes back gets its
-# weight again within seconds, from the event; a restarted hostapd is attached again.
+# weight again within seconds, from the event; a restarted hostapd is attached again, and
+# so is one a feeder with a private /tmp (systemd's PrivateTmp=) talks to.
 #   AIRFAIR_FEEDER_BIN   the feeder (default build/tools/airfair-feeder)
 . "$(dirname "$0")/lib.sh"
 
@@ -15,7 +16,7 @@ require_cmd tc iw hostapd wpa_supplicant wpa_cli jq
 require_module mac80211_hwsim
 [ -x "$FEEDER" ] || ktap_skip_all "$FEEDER not built (make -C tools/airfair-feeder)"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
-ktap_set_plan 7
+ktap_set_plan 8
 
 export WIFI_HOSTAPD_EXTRA='airtime_mode=1
 airtime_sta_weight=@STA2@ 512
@@ -114,5 +115,39 @@ else
 	ktap_test_fail "hostapd restarted: the feeder attached again ($n attachments)"
 fi
 sed "s/^/# feeder: /" "$WIFI_DIR/feeder.log"
+
+# A private /tmp, as airfair-feeder@.service gives it: hostapd replies to the feeder's
+# address, which must not be a file there. The run's files are reached through a bind
+# mount outside /tmp, the feeder from a copy there (the tree may live under /tmp).
+feeder_stop
+if ! command -v unshare > /dev/null; then
+	ktap_test_skip "private /tmp: no unshare(1) here"
+	ktap_finished
+fi
+PRIV=/run/airfair-feeder-private.$$
+mkdir -p "$PRIV/wifi" && cp "$FEEDER" "$PRIV/airfair-feeder"
+unshare --mount --propagation private sh -c 'mount --bind "$1" "$2/wifi" &&
+	mount -t tmpfs private-tmp /tmp && exec "$2/airfair-feeder" -i "$3" \
+	--hostapd-conf "$2/wifi/hostapd.conf" --hostapd "$2/wifi/hostapd/$3" --interval 600000 -v' \
+	sh "$WIFI_DIR" "$PRIV" "$AP_IF" > "$WIFI_DIR/feeder-private.log" 2>&1 &
+FEEDER_PID=$!
+for _ in $(seq 20); do
+	grep -q "attached to hostapd" "$WIFI_DIR/feeder-private.log" && break
+	sleep 0.5
+done
+# (the stations associate again with the restarted hostapd first)
+wait_weights 1 3 4 20 || ktap_diag "before station 3 leaves: weights $(weight 1)/$(weight 2)/$(weight 3)"
+wpa 3 disconnect
+if wait_weights 1 3 '1|' 10 &&
+   grep -q "attached to hostapd at $PRIV/wifi/hostapd/$AP_IF" "$WIFI_DIR/feeder-private.log" &&
+   grep -q "hostapd: AP-STA-DISCONNECTED ${STA_MAC[3]}" "$WIFI_DIR/feeder-private.log"; then
+	ktap_test_pass "private /tmp: attached, station 3's leaving seen and its class back to default"
+else
+	ktap_test_fail "private /tmp: attached and station 3's event seen (weight '$(weight 3)')"
+fi
+feeder_stop
+sed "s/^/# feeder (private \/tmp): /" "$WIFI_DIR/feeder-private.log"
+rm -f "$PRIV/airfair-feeder"
+rmdir "$PRIV/wifi" "$PRIV"
 
 ktap_finished

@@ -1202,12 +1202,15 @@ static int tick(bool final)
 
 static int window_ecw = -1;	/* the exponent we had hostapd advertise, -1 none */
 
-/* A datagram socket bound to a path of our own and connected to hostapd's control
- * socket, as hostapd_cli's: the descriptor, or -errno. @local gets the path. */
-static int hapd_connect(struct sockaddr_un *local)
+/* A datagram socket connected to hostapd's control socket, as hostapd_cli's: the
+ * descriptor, or -errno. hostapd replies to the address a request came from, so the
+ * socket is bound, but autobound (a unique name in the abstract namespace) rather
+ * than to a file: that needs no writable directory and reaches hostapd from a
+ * private /tmp (systemd's PrivateTmp=) too, and there is nothing to unlink. */
+static int hapd_connect(void)
 {
-	static unsigned int counter;
 	struct sockaddr_un dst = { .sun_family = AF_UNIX };
+	sa_family_t autobind = AF_UNIX;
 	int fd, err;
 
 	if (strlen(opt.hostapd) >= sizeof(dst.sun_path))
@@ -1216,15 +1219,10 @@ static int hapd_connect(struct sockaddr_un *local)
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	*local = (struct sockaddr_un){ .sun_family = AF_UNIX };
-	snprintf(local->sun_path, sizeof(local->sun_path), "/tmp/airfair-feeder-%d-%u",
-		 (int)getpid(), counter++);
-	unlink(local->sun_path);
-	if (bind(fd, (struct sockaddr *)local, sizeof(*local)) ||
+	if (bind(fd, (struct sockaddr *)&autobind, sizeof(autobind)) ||
 	    connect(fd, (struct sockaddr *)&dst, sizeof(dst))) {
 		err = -errno;
 		close(fd);
-		unlink(local->sun_path);
 		return err;
 	}
 	return fd;
@@ -1251,14 +1249,12 @@ static int hapd_exchange(int fd, const char *cmd, char *reply, size_t size)
  * the reply's length, or -errno. */
 static int hapd_request(const char *cmd, char *reply, size_t size)
 {
-	struct sockaddr_un local;
-	int fd = hapd_connect(&local), n;
+	int fd = hapd_connect(), n;
 
 	if (fd < 0)
 		return fd;
 	n = hapd_exchange(fd, cmd, reply, size);
 	close(fd);
-	unlink(local.sun_path);
 	return n;
 }
 
@@ -1353,7 +1349,6 @@ static void sta_window_restore(void)
 #define HAPD_CHECK_MS	2000	/* attach / liveness check period */
 
 static int hapd_fd = -1;
-static struct sockaddr_un hapd_local;
 static bool hapd_ping_pending;
 
 static void hapd_close(void)
@@ -1361,7 +1356,6 @@ static void hapd_close(void)
 	if (hapd_fd < 0)
 		return;
 	close(hapd_fd);
-	unlink(hapd_local.sun_path);
 	hapd_fd = -1;
 }
 
@@ -1371,7 +1365,7 @@ static int hapd_attach(void)
 	char buf[64];
 	int n;
 
-	hapd_fd = hapd_connect(&hapd_local);
+	hapd_fd = hapd_connect();
 	if (hapd_fd < 0) {
 		n = hapd_fd;
 		hapd_fd = -1;
