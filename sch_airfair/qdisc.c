@@ -2247,6 +2247,7 @@ struct airfair_sta_snap {
 	struct tc_airfair_rate up_rate;
 	s32 deficit;
 	u32 flows[4];	/* TCP down, TCP up, UDP, other */
+	u32 tcp_bulk;	/* of the TCP downloads, those past the T-LAS threshold */
 	u64 airtime_ns, packets, bytes, upload_frames, backlogged_ns;
 	s64 settled_ns;
 	u64 told_air_ns, told_wait_ns;
@@ -2280,6 +2281,8 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 {
 	struct airfair_sched *q = qdisc_priv(sch);
 	u32 delack_sum = 0, delack_n = 0, rtt_n = 0, down_sum = 0, down_n = 0;
+	/* a long flow as T-LAS counts it, even with T-LAS off */
+	u32 bulk = q->cfg.tlas ?: airfair_defaults.tlas;
 	const struct airfair_sta *sta;
 	u64 rtt_sum = 0;
 	int f;
@@ -2348,6 +2351,7 @@ static bool airfair_sta_snapshot(struct Qdisc *sch, unsigned long cl,
 			if (flow->dir == AIRFAIR_DIR_DOWN) {
 				down_sum += flow->delack_x256;
 				down_n++;
+				n->tcp_bulk += flow->sent >= bulk;
 			}
 		} else if (flow->kind == AIRFAIR_FLOW_UDP) {
 			n->flows[2]++;
@@ -2430,6 +2434,7 @@ static int airfair_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP, n.flows[1]) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_UDP, n.flows[2]) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_OTHER, n.flows[3]) ||
+	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_FLOWS_TCP_BULK, n.tcp_bulk) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DELACK, n.delack) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DELACK_DOWN, n.delack_down) ||
 	    nla_put_u32(d->skb, TCA_AIRFAIR_CSTATS_DROPS, n.drops) ||

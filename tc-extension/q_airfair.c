@@ -1894,6 +1894,9 @@ static void af_print_cstats(struct rtattr **tb)
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN], 4))
 		print_uint(PRINT_ANY, "tcp_down", " tcp_down %u",
 			   af_u32(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_DOWN]));
+	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_BULK], 4))
+		print_uint(PRINT_ANY, "tcp_bulk", " (bulk %u)",
+			   af_u32(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_BULK]));
 	if (af_attr_ok(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP], 4))
 		print_uint(PRINT_ANY, "tcp_up", " tcp_up %u",
 			   af_u32(tb[TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP]));

@@ -410,6 +410,11 @@ enum {
 						 * and airtime add up to
 						 */
 	TCA_AIRFAIR_CSTATS_TOLD_COUNTS,		/* nested: TCA_AIRFAIR_TOLD_* */
+	TCA_AIRFAIR_CSTATS_FLOWS_TCP_BULK,	/* u32: of @FLOWS_TCP_DOWN, the data
+						 * flows to the station past the T-LAS
+						 * threshold (the station returns their
+						 * ACKs)
+						 */
 	__TCA_AIRFAIR_CSTATS_MAX
 };
 #define TCA_AIRFAIR_CSTATS_MAX (__TCA_AIRFAIR_CSTATS_MAX - 1)
