@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # airfair-feeder --sta-window: hostapd advertises the stations' best-effort CWmin by
-# their number (7 for up to four, 15 for five to eight), changed as stations come and
-# go and put back when the feeder stops. Judged where it acts: airfair-medium reads the
-# AP's WMM element as the stations do, and its stats show the window each station
-# contends with. Five 802.11g stations, two of them away at first.
+# their number (7 for up to four, 15 for five to eight; a station the qdisc shows only
+# uploading over TCP counts half), changed as stations come and go and as their
+# traffic changes, and put back when the feeder stops. Judged where it acts:
+# airfair-medium reads the AP's WMM element as the stations do, and its stats show the
+# window each station contends with. Five 802.11g stations, two of them away at first.
 #   AIRFAIR_FEEDER_BIN   the feeder (default build/tools/airfair-feeder)
 . "$(dirname "$0")/lib.sh"
 
@@ -17,13 +18,16 @@ require_module mac80211_hwsim
 [ -x "$FEEDER" ] || ktap_skip_all "$FEEDER not built (make -C tools/airfair-feeder)"
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
-ktap_set_plan 6
+ktap_set_plan 8
 trap 'feeder_stop; wifi_cleanup' EXIT
 
 wifi_workdir
 printf 'seed 7\ndilation 2\nstats-interval 250\nphy 2g 11g\ndefault snr 40\n' > "$WIFI_DIR/medium.conf"
 export AIRFAIR_MEDIUM_CMD="$MEDIUM -c $WIFI_DIR/medium.conf -S \$AIRFAIR_MEDIUM_STATS"
-wifi_setup 5 band=2g mode=legacy || { ktap_test_fail "wifi setup"; ktap_finished; }
+if ! wifi_setup 5 band=2g mode=legacy || ! server_setup 0; then
+	ktap_test_fail "wifi setup"
+	ktap_finished
+fi
 tc qdisc replace dev "$AP_IF" root handle 1: airfair 11g ||
 	{ ktap_test_fail "airfair on $AP_IF"; ktap_finished; }
 CTRL=$WIFI_DIR/hostapd/$AP_IF
@@ -74,7 +78,7 @@ wait_associated 3 20 || ktap_diag "hostapd has $(associated) stations associated
 "$FEEDER" -i "$AP_IF" --hostapd "$CTRL" --sta-window --interval 600000 -v \
 	> "$WIFI_DIR/feeder.log" 2>&1 &
 FEEDER_PID=$!
-if wait_cwmin 7 20 1 2 3 && grep -q ": 3 station(s): their best-effort CWmin 7" "$WIFI_DIR/feeder.log"; then
+if wait_cwmin 7 20 1 2 3 && grep -q ": 3 station(s), 0 of them uploading only: their best-effort CWmin 7" "$WIFI_DIR/feeder.log"; then
 	ktap_test_pass "three stations: hostapd advertises CWmin 7, and they contend with it ($(be_cwmin 1 2 3))"
 else
 	ktap_test_fail "three stations: CWmin 7 at the stations (got $(be_cwmin 1 2 3))"
@@ -89,6 +93,25 @@ if wait_associated 5 30 && wait_cwmin 15 20 1 2 3 4 5; then
 	ktap_test_pass "five stations: CWmin 15 at all five in ${dt}s"
 else
 	ktap_test_fail "five stations: CWmin 15 at all five (got $(be_cwmin 1 2 3 4 5), $(associated) associated)"
+fi
+
+# Two of the five upload over TCP: 2 + 2 + 2 + 1 + 1 slots, CWmin 7 while the qdisc
+# counts their flows, then 15 again. (Their rates are the feeder's first, at association,
+# with rounds ten minutes apart: slow uploads, enough to be counted.)
+iperf_tcp_up "4 5" 12 > "$WIFI_DIR/uploads.out" &
+UP_PID=$!
+if wait_cwmin 7 10 1 2 3 4 5 &&
+   grep -q ": 5 station(s), 2 of them uploading only: their best-effort CWmin 7" "$WIFI_DIR/feeder.log"; then
+	ktap_test_pass "two of five uploading: CWmin 7 at all five ($(be_cwmin 1 2 3 4 5))"
+else
+	ktap_test_fail "two of five uploading: CWmin 7 at all five (got $(be_cwmin 1 2 3 4 5))"
+fi
+wait "$UP_PID"
+t0=$SECONDS
+if wait_cwmin 15 25 1 2 3 4 5; then
+	ktap_test_pass "uploads over ($(tr '\n' ' ' < "$WIFI_DIR/uploads.out")Mbit/s): CWmin 15 again $((SECONDS - t0)) s later"
+else
+	ktap_test_fail "uploads over: CWmin 15 again (got $(be_cwmin 1 2 3 4 5))"
 fi
 
 wpa 2 disconnect

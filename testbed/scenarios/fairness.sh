@@ -231,11 +231,24 @@ fair_codel_opts() {
 	echo "${o% }"
 }
 
+# The windows airfair-feeder --sta-window had hostapd advertise, in turn, and the last
+# count behind them (its log), for the run's qdisc note.
+fair_window_note() {
+	local l
+	[ "${FAIR_WINDOW_NOTE:-0}" = 1 ] || return 0
+	l=$(grep -o '[0-9]* station(s)[^:]*: their best-effort CWmin [0-9]*' "$WIFI_DIR/feeder.log")
+	printf ", the stations' window by their number (CWmin %s: %s)" \
+		"$(grep -o '[0-9]*$' <<< "$l" | paste -sd ' ' | sed 's/ /, then /g')" \
+		"$(tail -n 1 <<< "$l" | sed 's/: their best-effort CWmin [0-9]*$//')"
+}
+
 # Install root qdisc Q on the AP. On failure prints why and returns 1.
 fair_set_qdisc() {
 	local q=$1 extra=${2:-} out model upload src opts window
 	FAIR_QNOTE=""
+	FAIR_WINDOW_NOTE=0
 	fair_stop_feeder
+	rm -f "$WIFI_DIR/feeder.log"
 	opts=$(fair_codel_opts "$extra")
 	case $q in
 	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 $extra 2>&1) ;;
@@ -291,7 +304,7 @@ fair_set_qdisc() {
 		if [ ${#window[@]} -gt 0 ]; then
 			# until hostapd's beacons carry it (the feeder attaches within a second)
 			sleep 2
-			FAIR_QNOTE+=", the stations' window by their number ($(grep -o '[0-9]* station(s): their best-effort CWmin [0-9]*' "$WIFI_DIR/feeder.log" | tail -n 1))"
+			FAIR_WINDOW_NOTE=1
 		fi ;;
 	*) out=$(tc qdisc replace dev "$AP_IF" root $q $extra 2>&1) ;;
 	esac
@@ -564,7 +577,7 @@ fair_run() {
 		# the clients' stderr and the servers' logs: why a flow got nothing
 		for f in "$WIFI_DIR"/{m0,m1,c0,c1}.json "$WIFI_DIR"/iperf-sta*-*.json "$WIFI_DIR"/sess-sta*-*.json "$WIFI_DIR"/ping-sta*.txt \
 			 "$WIFI_DIR"/iperf-sta*-*.err "$WIFI_DIR"/iperf-server-*.log \
-			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt,hwsim-lost.txt,class-trace.txt,tcp-trace.txt,tcp-probe.txt,drops0.txt,drops1.txt}; do
+			 "$WIFI_DIR"/{rate-samples,medium.conf,window.txt,stations.txt,peaks.txt,tc.txt,feeder.log,hwsim-lost.txt,class-trace.txt,tcp-trace.txt,tcp-probe.txt,drops0.txt,drops1.txt}; do
 			[ -f "$f" ] && cp "$f" "$AIRFAIR_DEMO_SAVE/${FAIR_SAVE_PREFIX:-$q-$dir}-${f##*/}"
 		done
 	fi
@@ -710,7 +723,7 @@ fair_table() {	# Q DIR
 	done
 	printf "Jain's index (airtime, medium ground truth): %s   total goodput %s Mbit/s\n" "$FAIR_JAIN" "$FAIR_TOTAL"
 	printf "  with each frame's AIFS + backoff counted too (chen-yan's airtime): %s\n" "$FAIR_JAIN_CY"
-	[ -n "$FAIR_QNOTE" ] && printf '  %s\n' "$FAIR_QNOTE"
+	[ -n "$FAIR_QNOTE" ] && printf '  %s%s\n' "$FAIR_QNOTE" "$(fair_window_note)"
 	printf 'channel busy %s %% of %s s simulated; peak backlog: %s %s packets, below it (AP queue in the medium) %s\n' \
 		"$FAIR_BUSY" "$FAIR_SIM_S" "$q" "$FAIR_QPEAK" "$FAIR_MPEAK"
 	printf 'frames hwsim freed before the medium saw them (the guest fell behind): AP %s, stations %s\n' \

@@ -52,6 +52,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/gen_stats.h>
 #include <linux/netlink.h>
 #include <linux/nl80211.h>
 #include <linux/pkt_sched.h>
@@ -99,6 +100,8 @@ struct cls {
 	uint8_t source;
 	uint16_t weight;
 	bool has_weight, has_source;
+	bool has_flows;			/* the counts below came with the dump */
+	uint32_t tcp_up, tcp_bulk;	/* its TCP uploads and bulk downloads */
 };
 
 static struct {
@@ -695,6 +698,23 @@ static int dump_qdiscs(int ifindex)
 	return transact(rt_sk, msg, qdisc_handler, NULL);
 }
 
+/* The station's flow counts from its class statistics (TCA_STATS_APP). */
+static void class_flows(struct cls *c, struct nlattr *stats2)
+{
+	struct nlattr *st[TCA_STATS_MAX + 1], *x[TCA_AIRFAIR_CSTATS_MAX + 1];
+
+	if (!stats2 || nla_parse_nested(st, TCA_STATS_MAX, stats2, NULL) ||
+	    !st[TCA_STATS_APP] ||
+	    nla_parse_nested(x, TCA_AIRFAIR_CSTATS_MAX, st[TCA_STATS_APP], NULL) ||
+	    !x[TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP] || !x[TCA_AIRFAIR_CSTATS_FLOWS_TCP_BULK] ||
+	    nla_len(x[TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP]) < 4 ||
+	    nla_len(x[TCA_AIRFAIR_CSTATS_FLOWS_TCP_BULK]) < 4)
+		return;
+	c->has_flows = true;
+	c->tcp_up = nla_get_u32(x[TCA_AIRFAIR_CSTATS_FLOWS_TCP_UP]);
+	c->tcp_bulk = nla_get_u32(x[TCA_AIRFAIR_CSTATS_FLOWS_TCP_BULK]);
+}
+
 static int class_handler(struct nl_msg *msg, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
@@ -730,6 +750,7 @@ static int class_handler(struct nl_msg *msg, void *arg)
 		c->has_weight = true;
 		c->weight = nla_get_u16(o[TCA_AIRFAIR_STA_WEIGHT]);
 	}
+	class_flows(c, tb[TCA_STATS2]);
 	return NL_SKIP;
 }
 
@@ -1186,12 +1207,19 @@ static int tick(bool final)
  * In a download the stations send nothing but TCP ACKs, in best effort, and a
  * flow's window runs out while its ACKs wait for the air (docs/fairness.md):
  * at hostapd's default CWmin 15 three stations' ACKs left one of them short of
- * its airtime share in one run of ten; at 7 none was. leith-2005 gives its
- * twelve stations' ACKs 31: the window that keeps their collisions rare grows
- * with their number, as Bianchi's optimum does. So the window the AP
- * advertises (wmm_ac_be_cwmin, an exponent) follows the associated stations:
- * CWmin + 1 the smallest power of two of at least STA_WINDOW_SLOTS slots per
- * station, 8 at the least. Up to four stations 7, eight 15, sixteen 31.
+ * its airtime share in one run of ten; at 7 none was. The window that keeps
+ * the stations' collisions rare grows with how many contend, as Bianchi's
+ * optimum does. So the window the AP advertises (wmm_ac_be_cwmin, an
+ * exponent) follows the associated stations: CWmin + 1 is the smallest power
+ * of two of at least their slots, 8 at the least.
+ *
+ * A station counts STA_WINDOW_SLOTS slots, unless the qdisc shows it only
+ * uploads over TCP (TCP uploads, no bulk TCP download): then one. An
+ * uploader's data goes out as airfair lets its ACKs through, at its share of
+ * the air, where a downloading station answers every d frames with an ACK
+ * of its own; an idle station, or one the qdisc does not show, may be either.
+ * Up to four stations 7, eight 15, sixteen 31; leith-2005's six downloads and
+ * six uploads, 18 slots, get its 31 (Table II).
  */
 
 #define STA_WINDOW_SLOTS	2	/* per associated station */
@@ -1258,32 +1286,64 @@ static int hapd_request(const char *cmd, char *reply, size_t size)
 	return n;
 }
 
-/* The stations hostapd has associated (STA-FIRST, STA-NEXT: "ADDR\nflags=[AUTH][ASSOC]..."). */
-static int hapd_count_associated(void)
+/* Whether the last class dump shows @addr uploading over TCP and nothing more:
+ * TCP uploads and no bulk TCP download, in any airfair qdisc on the interface. */
+static bool sta_uploads_only(const uint8_t *addr)
+{
+	bool up = false;
+	unsigned int i;
+
+	for (i = 0; i < nr_clss; i++) {
+		if (memcmp(clss[i].addr, addr, 6) || !clss[i].has_flows)
+			continue;
+		if (clss[i].tcp_bulk)
+			return false;
+		up |= clss[i].tcp_up > 0;
+	}
+	return up;
+}
+
+struct sta_count {
+	int stations;	/* associated */
+	int uploaders;	/* of them, uploading only */
+};
+
+/* The stations hostapd has associated (STA-FIRST, STA-NEXT:
+ * "ADDR\nflags=[AUTH][ASSOC]...") and, of them, those the qdisc shows only
+ * uploading: 0, or -errno. */
+static int hapd_count_associated(struct sta_count *cnt)
 {
 	char *buf = malloc(HAPD_REPLY_MAX + 1), cmd[40], addr[18];
-	int len, n = 0, seen = 0;
+	int len, seen = 0;
+	uint8_t mac[6];
 
 	if (!buf)
 		return -ENOMEM;
+	*cnt = (struct sta_count){ 0 };
 	len = hapd_request("STA-FIRST", buf, HAPD_REPLY_MAX + 1);
 	while (len > 0 && strncmp(buf, "FAIL", 4) && seen++ < 4096) {
 		if (sscanf(buf, "%17s", addr) != 1)
 			break;
-		if (strstr(buf, "[ASSOC]"))
-			n++;
+		if (strstr(buf, "[ASSOC]")) {
+			cnt->stations++;
+			if (sscanf(addr, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
+				   &mac[2], &mac[3], &mac[4], &mac[5]) == 6 &&
+			    sta_uploads_only(mac))
+				cnt->uploaders++;
+		}
 		snprintf(cmd, sizeof(cmd), "STA-NEXT %s", addr);
 		len = hapd_request(cmd, buf, HAPD_REPLY_MAX + 1);
 	}
 	free(buf);
-	return len < 0 ? len : n;
+	return len < 0 ? len : 0;
 }
 
-static int sta_window_ecw(int stations)
+static int sta_window_ecw(const struct sta_count *cnt)
 {
+	int slots = STA_WINDOW_SLOTS * (cnt->stations - cnt->uploaders) + cnt->uploaders;
 	int e = STA_WINDOW_ECW_MIN;
 
-	while (e < STA_WINDOW_ECW_MAX && (1 << e) < STA_WINDOW_SLOTS * stations)
+	while (e < STA_WINDOW_ECW_MAX && (1 << e) < slots)
 		e++;
 	return e;
 }
@@ -1304,14 +1364,21 @@ static int hapd_set_be_ecwmin(int e)
  * it advertises already (@force: hostapd (re)started, with its configuration's). */
 static void sta_window_follow(bool force)
 {
-	int n = hapd_count_associated(), e, err;
+	int ifindex = if_nametoindex(opt.ifname), e, err;
+	struct sta_count cnt;
 
-	if (n < 0) {
+	/* the stations' flows, from the qdisc's classes as they are now */
+	nr_clss = 0;
+	if (ifindex && ifindex == cur_ifindex && !dump_qdiscs(ifindex) && nr_qdiscs &&
+	    dump_classes(ifindex))
+		nr_clss = 0;
+	err = hapd_count_associated(&cnt);
+	if (err) {
 		logmsg(0, "%s: hostapd at %s: counting stations: %s", opt.ifname, opt.hostapd,
-		       strerror(-n));
+		       strerror(-err));
 		return;
 	}
-	e = sta_window_ecw(n);
+	e = sta_window_ecw(&cnt);
 	if (e == window_ecw && !force)
 		return;
 	err = hapd_set_be_ecwmin(e);
@@ -1322,8 +1389,9 @@ static void sta_window_follow(bool force)
 		return;
 	}
 	if (e != window_ecw)
-		logmsg(0, "%s: %d station(s): their best-effort CWmin %d (wmm_ac_be_cwmin %d)",
-		       opt.ifname, n, (1 << e) - 1, e);
+		logmsg(0, "%s: %d station(s), %d of them uploading only: "
+		       "their best-effort CWmin %d (wmm_ac_be_cwmin %d)",
+		       opt.ifname, cnt.stations, cnt.uploaders, (1 << e) - 1, e);
 	window_ecw = e;
 }
 
