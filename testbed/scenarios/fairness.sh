@@ -259,7 +259,7 @@ fair_set_qdisc() {
 		out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" model precise \
 			unmetered pending-limit "$FAIR_PENDING" $opts $extra 2>&1) ||
 			{ echo "airfair-pending: $out"; return 1; }
-		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, $opts, rate and loss live from the mac80211 hook" ;;
+		FAIR_QNOTE="model precise, unmetered, pending-limit $FAIR_PENDING, ${opts:+$opts, }rate and loss live from the mac80211 hook" ;;
 	airfair|airfair-precise|airfair-naive|airfair-estimated|airfair-nowindow|airfair-static|airfair-default|airfair-window)
 		[ "$q" = airfair-naive ] && model=naive || model=precise
 		[ "$q" = airfair-estimated ] && upload=estimated || upload=observed
@@ -297,9 +297,9 @@ fair_set_qdisc() {
 			src="static rates:$(fair_station_clauses | sed 's/ station [^ ]* rate / /g'), loss 0"
 		fi
 		if [ "$q" = airfair-default ] || [ "$q" = airfair-window ]; then
-			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), $opts, $src"
+			FAIR_QNOTE="defaults (pending-limit auto, utilisation auto), ${opts:+$opts, }$src"
 		else
-			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, $opts, $src"
+			FAIR_QNOTE="model $model, upload $upload, utilisation $FAIR_UTIL %, ${opts:+$opts, }$src"
 		fi
 		if [ ${#window[@]} -gt 0 ]; then
 			# until hostapd's beacons carry it (the feeder attaches within a second)
