@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <net/if.h>
+#include <netinet/ether.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -1314,8 +1315,8 @@ struct sta_count {
 static int hapd_count_associated(struct sta_count *cnt)
 {
 	char *buf = malloc(HAPD_REPLY_MAX + 1), cmd[40], addr[18];
+	struct ether_addr mac;
 	int len, seen = 0;
-	uint8_t mac[6];
 
 	if (!buf)
 		return -ENOMEM;
@@ -1326,9 +1327,7 @@ static int hapd_count_associated(struct sta_count *cnt)
 			break;
 		if (strstr(buf, "[ASSOC]")) {
 			cnt->stations++;
-			if (sscanf(addr, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
-				   &mac[2], &mac[3], &mac[4], &mac[5]) == 6 &&
-			    sta_uploads_only(mac))
+			if (ether_aton_r(addr, &mac) && sta_uploads_only(mac.ether_addr_octet))
 				cnt->uploaders++;
 		}
 		snprintf(cmd, sizeof(cmd), "STA-NEXT %s", addr);
@@ -1367,10 +1366,9 @@ static void sta_window_follow(bool force)
 	int ifindex = if_nametoindex(opt.ifname), e, err;
 	struct sta_count cnt;
 
-	/* the stations' flows, from the qdisc's classes as they are now */
-	nr_clss = 0;
-	if (ifindex && ifindex == cur_ifindex && !dump_qdiscs(ifindex) && nr_qdiscs &&
-	    dump_classes(ifindex))
+	/* the stations' flows, from the airfair classes as they are now; none known,
+	 * every station counts two slots */
+	if (!ifindex || ifindex != cur_ifindex || dump_classes(ifindex))
 		nr_clss = 0;
 	err = hapd_count_associated(&cnt);
 	if (err) {
