@@ -126,7 +126,7 @@ for k in "${kvers[@]}"; do
 		mac80211-patches/build.sh '$k' >/dev/null || exit 1
 		testbed/hwsim-patches/build.sh '$k' >/dev/null || exit 1
 		vm/run.sh --kver '$k' --timeout 1200 --modules 'build/$k/mac80211' --modules 'build/$k/hwsim' -- \
-			bash selftests/run_tests.sh hook_basic.sh hook_mlo.sh hook_refused.sh hook_txop.sh source_medium.sh fairness_download.sh \
+			bash selftests/run_tests.sh hook_basic.sh hook_mlo.sh hook_refused.sh hook_txop.sh source_medium.sh fairness_download.sh feeder_sta_window.sh \
 				airfair_churn.sh medium_ampdu.sh |
 			tee '$res/hook-$k.tap'"
 done

@@ -3,7 +3,9 @@
 # airfair-feeder --sta-window: hostapd advertises the stations' best-effort CWmin by
 # their number (7 for up to four, 15 for five to eight; a station the qdisc shows only
 # uploading over TCP counts half), changed as stations come and go and as their
-# traffic changes, and put back when the feeder stops. Judged where it acts:
+# traffic changes, and put back when the feeder stops. Without the option the feeder
+# does so only where the mac80211 hook reports the stations (run in the selftests on
+# the stock mac80211, and in the hook suite with it). Judged where it acts:
 # airfair-medium reads the AP's WMM element as the stations do, and its stats show the
 # window each station contends with. Five 802.11g stations, two of them away at first.
 #   AIRFAIR_FEEDER_BIN   the feeder (default build/tools/airfair-feeder)
@@ -18,7 +20,7 @@ require_module mac80211_hwsim
 [ -x "$FEEDER" ] || ktap_skip_all "$FEEDER not built (make -C tools/airfair-feeder)"
 [ -x "$MEDIUM" ] || ktap_skip_all "$MEDIUM not built (make medium)"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
-ktap_set_plan 8
+ktap_set_plan 9
 trap 'feeder_stop; wifi_cleanup' EXIT
 
 wifi_workdir
@@ -63,11 +65,11 @@ wait_associated() { # N SECONDS
 }
 
 # Bad invocations change nothing: refused before anything is set.
-e1=$("$FEEDER" -i "$AP_IF" --sta-window 2>&1); r1=$?
+e1=$("$FEEDER" -i "$AP_IF" --sta-window --no-hostapd 2>&1); r1=$?
 e2=$("$FEEDER" -i "$AP_IF" --hostapd "$CTRL" --sta-window --once 2>&1); r2=$?
-if [ $r1 = 2 ] && [ $r2 = 2 ] && grep -q "needs --hostapd" <<<"$e1$e2" &&
+if [ $r1 = 2 ] && [ $r2 = 2 ] && grep -q "needs hostapd" <<<"$e1$e2" &&
    [ "$(be_cwmin 1)" = 15 ]; then
-	ktap_test_pass "--sta-window without --hostapd, or with --once: refused (exit 2), nothing set"
+	ktap_test_pass "--sta-window with --no-hostapd, or with --once: refused (exit 2), nothing set"
 else
 	ktap_test_fail "--sta-window misuse refused: exit $r1/$r2: $e1 / $e2; CWmin $(be_cwmin 1)"
 fi
@@ -134,5 +136,31 @@ else
 	ktap_test_fail "the medium took $(jq -r '.daemon.wmm_taken' "$AIRFAIR_MEDIUM_STATS") changed WMM elements, want 4 or more (7, 15, 7, 15)"
 fi
 sed "s/^/# feeder: /" "$WIFI_DIR/feeder.log"
+
+# No option: the window follows with the hook's stations (a ping each, so that the hook
+# reports them), and is hostapd's own on the stock mac80211. Last, so that its rounds
+# (rates pushed at once) change nothing above.
+"$FEEDER" -i "$AP_IF" --hostapd "$CTRL" --interval 600000 -v > "$WIFI_DIR/feeder.log" 2>&1 &
+FEEDER_PID=$!
+for i in 1 3 4 5; do sta_ping "$i"; done
+if grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+	if wait_cwmin 7 20 1 3 4 5 &&
+	   grep -q "the mac80211 hook reports the stations: following their window" "$WIFI_DIR/feeder.log"; then
+		ktap_test_pass "no option, the hook's stations: CWmin 7 at four ($(be_cwmin 1 3 4 5))"
+	else
+		ktap_test_fail "no option, the hook's stations: CWmin 7 at four (got $(be_cwmin 1 3 4 5))"
+	fi
+else
+	sleep 5
+	if [ "$(be_cwmin 1 3 4 5)" = "15 15 15 15" ] &&
+	   grep -q "no station reported by the mac80211 hook: their window stays hostapd's" "$WIFI_DIR/feeder.log"; then
+		ktap_test_pass "no option, stock mac80211: hostapd's CWmin 15 stays"
+	else
+		ktap_test_fail "no option, stock mac80211: CWmin 15 stays (got $(be_cwmin 1 3 4 5))"
+	fi
+fi
+feeder_stop
+wait_cwmin 15 20 1 3 4 5 || ktap_diag "CWmin not back to 15 after the feeder stopped: $(be_cwmin 1 3 4 5)"
+sed "s/^/# feeder (no option): /" "$WIFI_DIR/feeder.log"
 
 ktap_finished

@@ -115,12 +115,22 @@ static struct {
 	bool clear_on_exit;
 	const char *hostapd_conf;
 	const char *hostapd;
-	bool sta_window;
+	bool hostapd_default;		/* hostapd's usual socket, if it is there */
+	bool no_hostapd;
+	enum {
+		STA_WINDOW_AUTO,	/* where the mac80211 hook reports the stations */
+		STA_WINDOW_ON,
+		STA_WINDOW_OFF,
+	} sta_window;
 } opt = {
 	.interval_ms = 1000,
 	.ewma = 4,
 	.min_attempts = 20,
 };
+
+/* hostapd's ctrl_interface as Debian and OpenWrt configure it */
+#define HOSTAPD_CTRL_DIR	"/var/run/hostapd"
+
 
 static struct sta *stas;
 static unsigned int nr_stas;
@@ -1359,17 +1369,47 @@ static int hapd_set_be_ecwmin(int e)
 	return strncmp(reply, "OK", 2) ? -EINVAL : 0;
 }
 
+/* Whether the last class dump shows a station whose rate the mac80211 hook reports. */
+static bool hook_reports_stations(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_clss; i++)
+		if (clss[i].has_source && clss[i].source == AIRFAIR_SRC_HOOK)
+			return true;
+	return false;
+}
+
+static void sta_window_restore(void);
+
 /* Count the stations and have hostapd advertise their window, if it is not the one
- * it advertises already (@force: hostapd (re)started, with its configuration's). */
+ * it advertises already (@force: hostapd (re)started, with its configuration's).
+ * By default only where the mac80211 hook reports the stations: there the pending
+ * limit keeps the air busy at the smaller window; on a stock mac80211 the window
+ * cost air and bought no fairness (docs/fairness.md, sessions 71-72). */
 static void sta_window_follow(bool force)
 {
 	int ifindex = if_nametoindex(opt.ifname), e, err;
+	static int hook_seen = -1;
 	struct sta_count cnt;
 
 	/* the stations' flows, from the airfair classes as they are now; none known,
 	 * every station counts two slots */
 	if (!ifindex || ifindex != cur_ifindex || dump_classes(ifindex))
 		nr_clss = 0;
+	if (opt.sta_window == STA_WINDOW_AUTO) {
+		int hook = hook_reports_stations();
+
+		if (hook != hook_seen)
+			logmsg(hook_seen < 0 && !hook ? 1 : 0, "%s: %s", opt.ifname, hook ?
+			       "the mac80211 hook reports the stations: following their window" :
+			       "no station reported by the mac80211 hook: their window stays hostapd's");
+		hook_seen = hook;
+		if (!hook) {
+			sta_window_restore();
+			return;
+		}
+	}
 	err = hapd_count_associated(&cnt);
 	if (err) {
 		logmsg(0, "%s: hostapd at %s: counting stations: %s", opt.ifname, opt.hostapd,
@@ -1393,19 +1433,24 @@ static void sta_window_follow(bool force)
 	window_ecw = e;
 }
 
-/* On exit: what hostapd's configuration gives, else hostapd's default. */
+/* On exit, or when the window is no longer ours to set: what hostapd's
+ * configuration gives, else hostapd's default. */
 static void sta_window_restore(void)
 {
 	int e = hapd_conf_be_ecwmin >= 0 ? hapd_conf_be_ecwmin : HOSTAPD_BE_ECWMIN;
 
-	if (window_ecw < 0 || window_ecw == e)
+	if (window_ecw < 0)
 		return;
-	if (hapd_set_be_ecwmin(e))
-		logmsg(0, "%s: hostapd at %s: could not put wmm_ac_be_cwmin back to %d",
-		       opt.ifname, opt.hostapd, e);
-	else
+	if (window_ecw != e) {
+		if (hapd_set_be_ecwmin(e)) {
+			logmsg(0, "%s: hostapd at %s: could not put wmm_ac_be_cwmin back to %d",
+			       opt.ifname, opt.hostapd, e);
+			return;
+		}
 		logmsg(0, "%s: the stations' best-effort CWmin back to %d", opt.ifname,
 		       (1 << e) - 1);
+	}
+	window_ecw = -1;
 }
 
 /* ---------------------------------------------------------------------------
@@ -1463,9 +1508,9 @@ static void hapd_check(void)
 		err = hapd_attach();
 		if (!err)
 			wake = true;
-		if (!err && opt.sta_window)
+		if (!err && opt.sta_window != STA_WINDOW_OFF)
 			sta_window_follow(true);
-	} else if (opt.sta_window) {
+	} else if (opt.sta_window != STA_WINDOW_OFF) {
 		sta_window_follow(false);	/* in case an event was missed */
 	}
 	if (!err && hapd_fd >= 0) {
@@ -1474,8 +1519,10 @@ static void hapd_check(void)
 		else
 			hapd_close();
 	}
+	/* the default socket is only tried: no hostapd there is no fault */
 	if (err && err != last_err)
-		logmsg(0, "%s: hostapd at %s: %s (retrying)", opt.ifname, opt.hostapd,
+		logmsg(opt.hostapd_default && (err == -ENOENT || err == -ECONNREFUSED) ? 1 : 0,
+		       "%s: hostapd at %s: %s (retrying)", opt.ifname, opt.hostapd,
 		       strerror(-err));
 	last_err = err;
 }
@@ -1498,7 +1545,7 @@ static void hapd_events(void)
 		    !strncmp(ev, "AP-STA-DISCONNECTED ", 20)) {
 			logmsg(1, "%s: hostapd: %s", opt.ifname, ev);
 			wake = true;
-			if (opt.sta_window)
+			if (opt.sta_window != STA_WINDOW_OFF)
 				sta_window_follow(false);
 		} else if (!strncmp(ev, "CTRL-EVENT-TERMINATING", 22)) {
 			logmsg(0, "%s: hostapd terminating", opt.ifname);
@@ -1535,10 +1582,14 @@ static void usage(FILE *f)
 "  -C, --hostapd-conf FILE  station weights from hostapd's configuration\n"
 "                           (airtime_sta_weight; 256 there = weight 1 here)\n"
 "  -H, --hostapd CTRL       hostapd's control socket for IFACE: a round at once\n"
-"                           when a station connects or leaves\n"
+"                           when a station connects or leaves; default\n"
+"                           " HOSTAPD_CTRL_DIR "/IFACE, when it is there\n"
+"      --no-hostapd         not even the default one\n"
 "  -W, --sta-window         have hostapd advertise the stations' best-effort\n"
-"                           CWmin by their number (7 up to 4, 15 up to 8, ...);\n"
-"                           needs --hostapd; put back on exit\n"
+"                           CWmin by their number (7 up to 4, 15 up to 8, ...),\n"
+"                           put back on exit; the default where the mac80211\n"
+"                           hook reports the stations\n"
+"      --no-sta-window      never (hostapd's own window)\n"
 "  -v, --verbose            per-round summary; twice: per station\n"
 "  -h, --help\n");
 }
@@ -1570,7 +1621,9 @@ int main(int argc, char **argv)
 		{ "clear-on-exit", no_argument, NULL, 'c' },
 		{ "hostapd-conf", required_argument, NULL, 'C' },
 		{ "hostapd", required_argument, NULL, 'H' },
+		{ "no-hostapd", no_argument, NULL, 'N' },
 		{ "sta-window", no_argument, NULL, 'W' },
+		{ "no-sta-window", no_argument, NULL, 'w' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -1606,7 +1659,13 @@ int main(int argc, char **argv)
 			opt.hostapd = optarg;
 			break;
 		case 'W':
-			opt.sta_window = true;
+			opt.sta_window = STA_WINDOW_ON;
+			break;
+		case 'w':
+			opt.sta_window = STA_WINDOW_OFF;
+			break;
+		case 'N':
+			opt.no_hostapd = true;
 			break;
 		case 'v':
 			opt.verbose++;
@@ -1623,14 +1682,25 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (opt.sta_window && (!opt.hostapd || opt.once)) {
-		fprintf(stderr, "airfair-feeder: --sta-window needs --hostapd, and follows the "
-			"stations: not with --once\n");
+	if (opt.no_hostapd && opt.hostapd) {
+		fprintf(stderr, "airfair-feeder: --hostapd and --no-hostapd together\n");
+		return 2;
+	}
+	if (opt.sta_window == STA_WINDOW_ON && (opt.no_hostapd || opt.once)) {
+		fprintf(stderr, "airfair-feeder: --sta-window needs hostapd, and follows the "
+			"stations: not with --no-hostapd or --once\n");
 		return 2;
 	}
 	if (strlen(opt.ifname) >= IF_NAMESIZE) {
 		fprintf(stderr, "airfair-feeder: interface name '%s' too long\n", opt.ifname);
 		return 2;
+	}
+	if (!opt.hostapd && !opt.no_hostapd && !opt.once) {
+		static char ctrl[sizeof(HOSTAPD_CTRL_DIR) + IF_NAMESIZE + 1];
+
+		snprintf(ctrl, sizeof(ctrl), "%s/%s", HOSTAPD_CTRL_DIR, opt.ifname);
+		opt.hostapd = ctrl;
+		opt.hostapd_default = true;
 	}
 	if (rt_init())
 		return 1;
@@ -1676,7 +1746,7 @@ int main(int argc, char **argv)
 		}
 	}
 	hapd_close();
-	if (opt.sta_window)
+	if (opt.sta_window != STA_WINDOW_OFF)
 		sta_window_restore();
 	if (opt.clear_on_exit)
 		tick(true);
