@@ -118,10 +118,14 @@ expect "wifi_iface that is not a section name: not looked up" \
 run "config interface 'nowin'
 	option enabled '1'
 	option device 'afnodev1'
-	option sta_window '1'" start
-expect "sta_window without hostapd_ctrl: logged, the feeder runs without it" \
-	"logger -t airfair -p daemon.err nowin: sta_window needs hostapd_ctrl: not set
-$(feeder_instance afnodev1 1000 4)"
+	option sta_window '0'" start
+expect "sta_window '0': the feeder never sets the stations' window (hostapd's default socket)" \
+	"instance afnodev1
+set command /usr/sbin/airfair-feeder -i afnodev1 --interval 1000 --ewma 4
+append command --no-sta-window
+set respawn 3600 2 0
+set stderr 1
+close"
 
 run "config interface 'bad'
 	option enabled '1'
