@@ -22,10 +22,11 @@
 #                               airfair-default: the module's defaults and the preset only
 #                               (pending-limit auto with the hook, the meter at 100 % of
 #                               real time, i.e. 100k % of the dilated channel: no limit)
-#                               airfair-window: airfair-default, and airfair-feeder
-#                               --sta-window sets the stations' best-effort CWmin through
-#                               hostapd by their number (the feeder stops, and hostapd's
-#                               own window comes back, at the next fair_set_qdisc)
+#                               airfair-window: airfair-default, and airfair-feeder on
+#                               hostapd's socket sets the stations' best-effort CWmin
+#                               by their number (its default with the hook, --sta-window
+#                               on the stock path; the feeder stops, and hostapd's own
+#                               window comes back, at the next fair_set_qdisc)
 #   fair_run Q DIR SECS         TCP to/from all stations at once; fills FAIR_* results
 #   fair_quiesce                wait until no station has data to the server outstanding
 #   fair_table Q DIR SECS       prints the per-station table of the last fair_run
@@ -273,12 +274,12 @@ fair_set_qdisc() {
 				{ echo "airfair model $model: $out"; return 1; }
 		fi
 		# airfair-window: the defaults, and the stations' best-effort window set through
-		# hostapd by their number (airfair-feeder --sta-window; the feeder leaves the
-		# rates of the stations the hook tells the qdisc about alone)
+		# hostapd by their number (airfair-feeder: by default where the hook reports the
+		# stations, whose rates it then leaves alone; --sta-window on the stock path)
 		window=()
 		if [ "$q" = airfair-window ]; then
 			[ -x "$FAIR_FEEDER_BIN" ] || { echo "airfair-window: $FAIR_FEEDER_BIN not built"; return 1; }
-			window=(--hostapd "$WIFI_DIR/hostapd/$AP_IF" --sta-window)
+			window=(--hostapd "$WIFI_DIR/hostapd/$AP_IF")
 		fi
 		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
 			src="rate and loss live from the mac80211 hook"
@@ -287,7 +288,8 @@ fair_set_qdisc() {
 				FAIR_FEEDER_PID=$!
 			fi
 		elif [ "$q" != airfair-static ] && [ -x "$FAIR_FEEDER_BIN" ]; then
-			"$FAIR_FEEDER_BIN" -i "$AP_IF" --interval 200 "${window[@]}" > "$WIFI_DIR/feeder.log" 2>&1 &
+			"$FAIR_FEEDER_BIN" -i "$AP_IF" --interval 200 "${window[@]}" \
+				${window[0]:+--sta-window} > "$WIFI_DIR/feeder.log" 2>&1 &
 			FAIR_FEEDER_PID=$!
 			src="rate and loss live from airfair-feeder (nl80211, 200 ms)"
 		else
