@@ -131,7 +131,6 @@ static struct {
 /* hostapd's ctrl_interface as Debian and OpenWrt configure it */
 #define HOSTAPD_CTRL_DIR	"/var/run/hostapd"
 
-
 static struct sta *stas;
 static unsigned int nr_stas;
 static struct qdisc qdiscs[MAX_QDISCS];
@@ -1391,6 +1390,7 @@ static void sta_window_follow(bool force)
 {
 	int ifindex = if_nametoindex(opt.ifname), e, err;
 	static int hook_seen = -1;
+	static bool followed;
 	struct sta_count cnt;
 
 	/* the stations' flows, from the airfair classes as they are now; none known,
@@ -1400,11 +1400,13 @@ static void sta_window_follow(bool force)
 	if (opt.sta_window == STA_WINDOW_AUTO) {
 		int hook = hook_reports_stations();
 
+		/* said once; stations going idle and back again are told with -v */
 		if (hook != hook_seen)
-			logmsg(hook_seen < 0 && !hook ? 1 : 0, "%s: %s", opt.ifname, hook ?
+			logmsg(hook && !followed ? 0 : 1, "%s: %s", opt.ifname, hook ?
 			       "the mac80211 hook reports the stations: following their window" :
 			       "no station reported by the mac80211 hook: their window stays hostapd's");
 		hook_seen = hook;
+		followed |= hook;
 		if (!hook) {
 			sta_window_restore();
 			return;
