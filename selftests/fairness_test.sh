@@ -42,7 +42,7 @@ fair_warmup 3
 ktap_test_pass "medium, AP and 3 stations up (minstrel AP->sta: ${FAIR_RATE_DN[*]:1} Mbit/s)"
 
 qdiscs="pfifo airfair-naive airfair"
-[ "$DIR" = down ] && grep -qw ieee80211_tx_report_register /proc/kallsyms && qdiscs+=" airfair-default"
+[ "$DIR" = down ] && have_hook && qdiscs+=" airfair-default"
 declare -A J QPEAK MPEAK TCS GMIN MRATE
 for q in $qdiscs; do
 	if ! fair_set_qdisc "$q" > "$WIFI_DIR/qdisc.err" || ! fair_run "$q" "$DIR" "$SECS"; then

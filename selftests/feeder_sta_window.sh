@@ -143,7 +143,7 @@ sed "s/^/# feeder: /" "$WIFI_DIR/feeder.log"
 "$FEEDER" -i "$AP_IF" --hostapd "$CTRL" --interval 600000 -v > "$WIFI_DIR/feeder.log" 2>&1 &
 FEEDER_PID=$!
 for i in 1 3 4 5; do sta_ping "$i"; done
-if grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+if have_hook; then
 	if wait_cwmin 7 20 1 3 4 5 &&
 	   grep -q "the mac80211 hook reports the stations: following their window" "$WIFI_DIR/feeder.log"; then
 		ktap_test_pass "no option, the hook's stations: CWmin 7 at four ($(be_cwmin 1 3 4 5))"

@@ -185,9 +185,15 @@ require_module() {
 	done
 }
 
-# The patched mac80211 with the TX report hook (mac80211-patches/), or SKIP.
+# Whether the running mac80211 is the patched one, with the TX report hook
+# (mac80211-patches/).
+have_hook() {
+	grep -qw ieee80211_tx_report_register /proc/kallsyms
+}
+
+# The hook, or SKIP.
 require_hook() {
-	grep -qw ieee80211_tx_report_register /proc/kallsyms ||
+	have_hook ||
 		ktap_skip_all "mac80211 without the TX report hook (boot with --modules build/$(uname -r)/mac80211)"
 }
 

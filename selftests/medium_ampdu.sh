@@ -256,7 +256,7 @@ medium_per_attempt() {
 	done | awk 'NR == 1 { n = $1; a = $2 }
 		NR == 2 { if ($2 > a) printf "%.3f", ($1 - n) / ($2 - a); else print 0 }'
 }
-if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+if ! have_hook; then
 	ktap_test_skip "airfair charges the hook's A-MPDU length" "mac80211 without the TX report hook"
 	ktap_test_skip "the hook's acknowledged MPDUs per PPDU attempt" "mac80211 without the TX report hook"
 	ktap_test_skip "the hook's PPDU attempts without a BlockAck" "mac80211 without the TX report hook"
@@ -457,7 +457,7 @@ fi
 # sends (class stats' up.ampdu_measured) against the medium's over the same seconds.
 # TCP, not UDP: mac80211 reports a station on the TX status of frames to it (here the
 # AP's TCP ACKs), and a station the AP sends nothing to is not charged anything.
-if ! grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+if ! have_hook; then
 	ktap_test_skip "airfair charges the station's own A-MPDU length" "mac80211 without the TX report hook"
 elif ! tc qdisc show dev "$AP_IF" | grep -q '^qdisc airfair'; then
 	ktap_test_fail "airfair charges the station's own A-MPDU length (airfair not installed)"

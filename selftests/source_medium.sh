@@ -37,7 +37,7 @@ require_module mac80211_hwsim
 [ -x "$FEEDER" ] || ktap_skip_all "$FEEDER not built (make feeder)"
 airfair_load || ktap_skip_all "cannot load sch_airfair"
 mode=feeder
-if grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+if have_hook; then
 	mode=hook
 	for _ in $(seq 20); do dmesg | grep -q 'bound to the mac80211 TX report hook' && break; sleep 0.1; done
 fi

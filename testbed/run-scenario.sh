@@ -24,7 +24,7 @@ for cc in bbr vegas; do modprobe -q "tcp_$cc" 2>/dev/null; done
 echo "scenario $SCEN_NAME seed $SCEN_SEED: kernel $(uname -r), ${SCEN_SECONDS}s per run (+${FAIR_OMIT}s left out), k=$FAIR_K"
 fair_setup || { echo "run-scenario: set-up failed"; exit 1; }
 hook=no	# mac80211 is loaded now
-grep -qw ieee80211_tx_report_register /proc/kallsyms && hook=yes
+have_hook && hook=yes
 echo "mac80211 hook: $hook"
 fair_warmup "${SCEN_WARMUP:-4}"
 if ! airfair_load 2> "$WIFI_DIR/airfair_load.err"; then

@@ -255,7 +255,7 @@ fair_set_qdisc() {
 	pfifo) out=$(tc qdisc replace dev "$AP_IF" root pfifo limit 1000 $extra 2>&1) ;;
 	airfair-pending)
 		# backpressure from the mac80211 hook's pending airtime instead of the meter
-		grep -qw ieee80211_tx_report_register /proc/kallsyms ||
+		have_hook ||
 			{ echo "airfair-pending: needs the mac80211 hook (boot with mac80211-patches/)"; return 1; }
 		out=$(tc qdisc replace dev "$AP_IF" root airfair "$FAIR_PHY" model precise \
 			unmetered pending-limit "$FAIR_PENDING" $opts $extra 2>&1) ||
@@ -281,15 +281,16 @@ fair_set_qdisc() {
 			[ -x "$FAIR_FEEDER_BIN" ] || { echo "airfair-window: $FAIR_FEEDER_BIN not built"; return 1; }
 			window=(--hostapd "$WIFI_DIR/hostapd/$AP_IF")
 		fi
-		if [ "$q" != airfair-static ] && grep -qw ieee80211_tx_report_register /proc/kallsyms; then
+		if [ "$q" != airfair-static ] && have_hook; then
 			src="rate and loss live from the mac80211 hook"
 			if [ ${#window[@]} -gt 0 ]; then
 				"$FAIR_FEEDER_BIN" -i "$AP_IF" "${window[@]}" > "$WIFI_DIR/feeder.log" 2>&1 &
 				FAIR_FEEDER_PID=$!
 			fi
 		elif [ "$q" != airfair-static ] && [ -x "$FAIR_FEEDER_BIN" ]; then
-			"$FAIR_FEEDER_BIN" -i "$AP_IF" --interval 200 "${window[@]}" \
-				${window[0]:+--sta-window} > "$WIFI_DIR/feeder.log" 2>&1 &
+			# the feeder sets no window on the stock path unless told to
+			[ ${#window[@]} = 0 ] || window+=(--sta-window)
+			"$FAIR_FEEDER_BIN" -i "$AP_IF" --interval 200 "${window[@]}" > "$WIFI_DIR/feeder.log" 2>&1 &
 			FAIR_FEEDER_PID=$!
 			src="rate and loss live from airfair-feeder (nl80211, 200 ms)"
 		else
